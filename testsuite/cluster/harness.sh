@@ -1,0 +1,387 @@
+# harness.sh - a throwaway Slurm cluster on loopback, for live tests.
+#
+# Copyright (C) 2026 The slurm-buckets authors.
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Source it from bash, as root. Everything lives in one scratch directory:
+# munged with its own key, slurmctld, one 'slurmd -N <node>' per node
+# (Debian builds Slurm with multiple-slurmd) and, on request, MariaDB with
+# its own data directory and slurmdbd. Every process is started in the
+# foreground under its real name (Slurm keys behaviour off argv[0]) and
+# recorded by PID; sb_cluster_stop (also run on exit, whatever happened)
+# stops exactly those PIDs and any slurmstepd they left behind.
+#
+#   sb_cluster_init NAME              scratch dir, trap; call first
+#   sb_nodes HOSTLIST "ATTRS"         e.g. sb_nodes "red[1-4]" "CPUs=4 RealMemory=4000 Features=red"
+#   sb_partition NAME "ATTRS"         default: one partition 'debug' with every node
+#   sb_conf "Key=Value"               extra slurm.conf line (repeatable)
+#   sb_accounting                     start MariaDB + slurmdbd, priority/multifactor
+#   sb_cluster_start                  start daemons, wait until every node is idle
+#   sb_cluster_stop                   stop everything by PID (idempotent)
+#   check "what" CMD...               run CMD; print 'ok N - what' or 'not ok N - what'
+#   check_eq "what" EXPECTED CMD...   CMD's stdout must equal EXPECTED
+#   wait_for SECONDS CMD...           poll CMD until it succeeds (daemons checked)
+#   sb_job_wait JOBID SECONDS         wait until the job has left the queue
+#   sb_job_state JOBID                the job's final state from scontrol
+#   sb_pids                           every PID the harness started
+#
+# Variables after sb_cluster_init: SB_DIR, SLURM_CONF (exported), SB_HOST.
+# SB_PORT_BASE (default 17100) picks the ports: slurmctld at the base,
+# slurmdbd +1, MariaDB +2, nodes from +10.
+
+SB_SLURM_LIBDIR=${SB_SLURM_PLUGINDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
+SB_PIDS=()
+SB_NODE_LINES=()
+SB_NODE_NAMES=()
+SB_PART_LINES=()
+SB_EXTRA_CONF=()
+SB_ACCT=0
+SB_NCHECK=0
+SB_NFAIL=0
+SB_STOPPED=0
+
+_sb_say() { echo "# [$(date +%T)] $*"; }
+_sb_die() {
+	echo "not ok $((SB_NCHECK += 1)) - harness: $*"
+	SB_NFAIL=$((SB_NFAIL + 1))
+	exit 1
+}
+
+sb_cluster_init() {
+	local name=$1
+	[ "$(id -u)" = 0 ] || _sb_die "live tests need root"
+	SB_NAME=$name
+	SB_DIR=$(mktemp -d "${SB_SCRATCH:-/tmp}/sb-$name.XXXXXX") ||
+		_sb_die "cannot create a scratch directory"
+	# Daemons run as root but jobs may run as other users, and munged
+	# refuses a socket directory that others can write.
+	chmod 0755 "$SB_DIR"
+	mkdir -p "$SB_DIR"/{etc,log,run,state/ctld,spool,munge,jobs}
+	chmod 1777 "$SB_DIR/jobs"
+	SB_HOST=$(hostname)
+	getent hosts "$SB_HOST" >/dev/null ||
+		_sb_die "hostname '$SB_HOST' does not resolve (add it to /etc/hosts)"
+	SB_PORT_BASE=${SB_PORT_BASE:-17100}
+	export SLURM_CONF="$SB_DIR/etc/slurm.conf"
+	trap '_sb_exit_trap' EXIT
+	_sb_say "cluster '$name' in $SB_DIR"
+}
+
+sb_nodes() {
+	local hl=$1 attrs=${2:-}
+	local names
+	names=$(_sb_expand "$hl") || _sb_die "bad hostlist '$hl'"
+	local n
+	n=$(wc -w <<<"$names")
+	local first=$((SB_PORT_BASE + 10 + ${#SB_NODE_NAMES[@]}))
+	local port="$first"
+	[ "$n" -gt 1 ] && port="[$first-$((first + n - 1))]"
+	# shellcheck disable=SC2206
+	SB_NODE_NAMES+=($names)
+	SB_NODE_LINES+=("NodeName=$hl NodeHostname=$SB_HOST NodeAddr=127.0.0.1 Port=$port $attrs")
+}
+
+# "n[1-3,7]x" -> "n1x n2x n3x n7x" (one bracket group, as the tests use).
+_sb_expand() {
+	local hl=$1 pre ranges post r a b i
+	if [[ $hl =~ ^([^][]*)\[([0-9,-]+)\]([^][]*)$ ]]; then
+		pre=${BASH_REMATCH[1]} ranges=${BASH_REMATCH[2]} post=${BASH_REMATCH[3]}
+		for r in ${ranges//,/ }; do
+			a=${r%-*} b=${r#*-}
+			[ -n "$a" ] && [ -n "$b" ] && [ "$a" -le "$b" ] || return 1
+			for ((i = 10#$a; i <= 10#$b; i++)); do
+				printf '%s%0*d%s\n' "$pre" ${#a} "$i" "$post"
+			done
+		done
+	elif [[ $hl =~ ^[A-Za-z0-9_.-]+$ ]]; then
+		echo "$hl"
+	else
+		return 1
+	fi
+}
+
+sb_partition() { SB_PART_LINES+=("PartitionName=$1 $2"); }
+sb_conf() { SB_EXTRA_CONF+=("$1"); }
+sb_accounting() { SB_ACCT=1; }
+sb_pids() { echo "${SB_PIDS[@]}"; }
+
+# Is every daemon we started still running?
+_sb_alive() {
+	local p
+	for p in "${SB_PIDS[@]}"; do
+		kill -0 "$p" 2>/dev/null || return 1
+	done
+}
+
+wait_for() {
+	local secs=$1
+	shift
+	local end=$((SECONDS + secs))
+	while [ $SECONDS -lt $end ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		_sb_alive || { _sb_say "a daemon died while waiting for: $*"; return 1; }
+		sleep 0.5
+	done
+	return 1
+}
+
+check() {
+	local what=$1
+	shift
+	if "$@"; then
+		echo "ok $((SB_NCHECK += 1)) - $what"
+	else
+		echo "not ok $((SB_NCHECK += 1)) - $what"
+		SB_NFAIL=$((SB_NFAIL + 1))
+	fi
+}
+
+check_eq() {
+	local what=$1 expected=$2 got
+	shift 2
+	got=$("$@" 2>&1)
+	if [ "$got" = "$expected" ]; then
+		echo "ok $((SB_NCHECK += 1)) - $what"
+	else
+		echo "not ok $((SB_NCHECK += 1)) - $what"
+		echo "#   expected: $(printf '%q' "$expected")"
+		echo "#   got:      $(printf '%q' "$got")"
+		SB_NFAIL=$((SB_NFAIL + 1))
+	fi
+}
+
+_sb_job_gone() { [ -z "$(squeue -h -j "$1" -o %i 2>/dev/null)" ]; }
+sb_job_wait() { wait_for "${2:-60}" _sb_job_gone "$1"; }
+sb_job_state() {
+	scontrol show job "$1" 2>/dev/null |
+		sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | head -n 1
+}
+
+_sb_write_conf() {
+	local nodes_all
+	nodes_all=$(IFS=,; echo "${SB_NODE_NAMES[*]}")
+	{
+		cat <<EOF
+# written by testsuite/cluster/harness.sh for '$SB_NAME'
+ClusterName=${SB_NAME//[^a-z0-9]/}
+SlurmctldHost=$SB_HOST
+SlurmctldPort=$SB_PORT_BASE
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$SB_DIR/munge/munge.socket
+PluginDir=${SB_PLUGIN_DIR:+$SB_PLUGIN_DIR:}$SB_SLURM_LIBDIR
+PlugStackConfig=$SB_DIR/etc/plugstack.conf
+StateSaveLocation=$SB_DIR/state/ctld
+SlurmdSpoolDir=$SB_DIR/spool/%n
+SlurmctldPidFile=$SB_DIR/run/slurmctld.pid
+SlurmdPidFile=$SB_DIR/run/slurmd-%n.pid
+SlurmctldLogFile=$SB_DIR/log/slurmctld.log
+SlurmdLogFile=$SB_DIR/log/slurmd-%n.log
+SlurmctldDebug=${SB_CTLD_DEBUG:-info}
+SlurmdDebug=${SB_SLURMD_DEBUG:-info}
+SlurmdParameters=config_overrides
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+JobCompType=jobcomp/none
+MpiDefault=none
+MailProg=/bin/true
+ReturnToService=2
+SchedulerType=sched/backfill
+SchedulerParameters=bf_interval=1
+MessageTimeout=5
+EOF
+		if [ "$SB_ACCT" = 1 ]; then
+			cat <<EOF
+AccountingStorageType=accounting_storage/slurmdbd
+AccountingStorageHost=localhost
+AccountingStoragePort=$((SB_PORT_BASE + 1))
+# For slurmdbd connections Slurm takes the munge socket from here.
+AccountingStoragePass=$SB_DIR/munge/munge.socket
+AccountingStorageEnforce=associations
+PriorityType=priority/multifactor
+PriorityWeightFairshare=10000
+PriorityCalcPeriod=1
+EOF
+		else
+			echo "AccountingStorageType=accounting_storage/none"
+		fi
+		printf '%s\n' "${SB_EXTRA_CONF[@]}"
+		printf '%s\n' "${SB_NODE_LINES[@]}"
+		if [ ${#SB_PART_LINES[@]} = 0 ]; then
+			echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP"
+		else
+			printf '%s\n' "${SB_PART_LINES[@]}"
+		fi
+	} >"$SLURM_CONF"
+	[ -f "$SB_DIR/etc/plugstack.conf" ] || : >"$SB_DIR/etc/plugstack.conf"
+}
+
+_sb_start_munge() {
+	local d=$SB_DIR/munge
+	dd if=/dev/urandom of="$d/munge.key" bs=1024 count=1 2>/dev/null
+	chmod 0400 "$d/munge.key"
+	/usr/sbin/munged --foreground --key-file="$d/munge.key" \
+		--socket="$d/munge.socket" --pid-file="$d/munged.pid" \
+		--log-file="$d/munged.log" --seed-file="$d/munged.seed" \
+		>"$SB_DIR/log/munged.out" 2>&1 &
+	SB_PIDS+=($!)
+	wait_for 10 munge -n -S "$d/munge.socket" ||
+		_sb_die "munged did not come up (see $SB_DIR/log/munged.out)"
+}
+
+_sb_start_mariadb() {
+	# mariadbd runs as mysql: its data, socket, pid and log live in a
+	# directory that user owns.
+	local d=$SB_DIR/mysql
+	SB_MYSQL_SOCK=$d/mysqld.sock
+	mkdir -p "$d/data"
+	chown -R mysql:mysql "$d"
+	mariadb-install-db --user=mysql --datadir="$d/data" --skip-test-db \
+		>"$SB_DIR/log/mariadb-install.log" 2>&1 ||
+		_sb_die "mariadb-install-db failed (see $SB_DIR/log/mariadb-install.log)"
+	/usr/sbin/mariadbd --no-defaults --user=mysql --datadir="$d/data" \
+		--socket="$SB_MYSQL_SOCK" --pid-file="$d/mysqld.pid" \
+		--bind-address=127.0.0.1 --port=$((SB_PORT_BASE + 2)) \
+		--innodb-buffer-pool-size=128M --innodb-lock-wait-timeout=900 \
+		--log-error="$d/mariadbd.log" >"$SB_DIR/log/mariadbd.out" 2>&1 &
+	SB_PIDS+=($!)
+	wait_for 30 mariadb-admin --socket="$SB_MYSQL_SOCK" ping ||
+		_sb_die "mariadbd did not come up: $(tail -n 3 "$d/mariadbd.log" 2>/dev/null)"
+	mariadb --socket="$SB_MYSQL_SOCK" -e "
+		CREATE OR REPLACE USER 'slurm'@'127.0.0.1' IDENTIFIED BY 'sbtest';
+		CREATE OR REPLACE USER 'slurm'@'localhost' IDENTIFIED BY 'sbtest';
+		GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';
+		GRANT ALL ON slurm_acct_db.* TO 'slurm'@'localhost';
+		FLUSH PRIVILEGES;" || _sb_die "cannot create the slurm database user"
+}
+
+_sb_start_slurmdbd() {
+	# slurmdbd has no -f: it reads slurmdbd.conf next to $SLURM_CONF.
+	cat >"$SB_DIR/etc/slurmdbd.conf" <<EOF
+AuthType=auth/munge
+AuthInfo=socket=$SB_DIR/munge/munge.socket
+DbdHost=localhost
+DbdPort=$((SB_PORT_BASE + 1))
+SlurmUser=root
+LogFile=$SB_DIR/log/slurmdbd.log
+PidFile=$SB_DIR/run/slurmdbd.pid
+DebugLevel=info
+StorageType=accounting_storage/mysql
+StorageHost=127.0.0.1
+StoragePort=$((SB_PORT_BASE + 2))
+StorageUser=slurm
+StoragePass=sbtest
+StorageLoc=slurm_acct_db
+EOF
+	chmod 0600 "$SB_DIR/etc/slurmdbd.conf"
+	/usr/sbin/slurmdbd -D >"$SB_DIR/log/slurmdbd.out" 2>&1 &
+	SB_PIDS+=($!)
+	wait_for 60 grep -q 'slurmdbd version .* started' "$SB_DIR/log/slurmdbd.log" ||
+		_sb_die "slurmdbd did not start (see $SB_DIR/log/slurmdbd.log)"
+	sacctmgr -i add cluster "${SB_NAME//[^a-z0-9]/}" >/dev/null ||
+		_sb_die "sacctmgr add cluster failed"
+}
+
+_sb_all_idle() {
+	local want=${#SB_NODE_NAMES[@]} got
+	got=$(sinfo -h -N -o '%N %t' 2>/dev/null | awk '$2 == "idle"' | sort -u | wc -l)
+	[ "$got" = "$want" ]
+}
+
+sb_cluster_start() {
+	[ ${#SB_NODE_NAMES[@]} -gt 0 ] || _sb_die "no nodes: call sb_nodes first"
+	_sb_write_conf
+	_sb_start_munge
+	if [ "$SB_ACCT" = 1 ]; then
+		_sb_start_mariadb
+		_sb_start_slurmdbd
+	fi
+	/usr/sbin/slurmctld -D -f "$SLURM_CONF" >"$SB_DIR/log/slurmctld.out" 2>&1 &
+	SB_CTLD_PID=$!
+	SB_PIDS+=($SB_CTLD_PID)
+	wait_for 30 scontrol ping ||
+		_sb_die "slurmctld did not answer (see $SB_DIR/log/slurmctld.log)"
+	local n
+	for n in "${SB_NODE_NAMES[@]}"; do
+		mkdir -p "$SB_DIR/spool/$n"
+		/usr/sbin/slurmd -D -N "$n" -f "$SLURM_CONF" \
+			>"$SB_DIR/log/slurmd-$n.out" 2>&1 &
+		SB_PIDS+=($!)
+	done
+	wait_for $((30 + ${#SB_NODE_NAMES[@]} / 4)) _sb_all_idle ||
+		_sb_die "not every node became idle: $(sinfo -h -N -o '%N:%t' 2>&1 | tr '\n' ' ')"
+	_sb_say "${#SB_NODE_NAMES[@]} nodes idle; daemons: ${SB_PIDS[*]}"
+}
+
+# slurmstepd processes are daemons of their own; find ours by SLURM_CONF.
+_sb_our_stepds() {
+	local p
+	for p in $(pgrep -x slurmstepd 2>/dev/null); do
+		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null |
+			grep -qx "SLURM_CONF=$SLURM_CONF" && echo "$p"
+	done
+}
+
+sb_cluster_stop() {
+	[ "$SB_STOPPED" = 1 ] && return 0
+	SB_STOPPED=1
+	local p i alive
+	if [ -n "${SB_CTLD_PID:-}" ] && kill -0 "$SB_CTLD_PID" 2>/dev/null; then
+		scancel --quiet $(squeue -h -o %i 2>/dev/null) 2>/dev/null
+	fi
+	# Newest first: nodes, slurmctld, slurmdbd, mariadbd, munged.
+	for ((i = ${#SB_PIDS[@]} - 1; i >= 0; i--)); do
+		kill -TERM "${SB_PIDS[$i]}" 2>/dev/null
+	done
+	for i in $(seq 40); do
+		alive=0
+		for p in "${SB_PIDS[@]}"; do
+			kill -0 "$p" 2>/dev/null && alive=1
+		done
+		[ $alive = 0 ] && break
+		sleep 0.25
+	done
+	for p in "${SB_PIDS[@]}" $(_sb_our_stepds); do
+		kill -0 "$p" 2>/dev/null && kill -KILL "$p" 2>/dev/null
+	done
+	# Reap our children so their PIDs are really gone.
+	wait 2>/dev/null
+	_sb_say "stopped: ${SB_PIDS[*]}"
+}
+
+# True when no PID the harness started is running any more.
+sb_all_gone() {
+	local p
+	for p in "${SB_PIDS[@]}" $(_sb_our_stepds); do
+		kill -0 "$p" 2>/dev/null && return 1
+	done
+	return 0
+}
+
+_sb_tails() {
+	local f
+	for f in "$SB_DIR"/log/slurmctld.log "$SB_DIR"/log/slurmdbd.log \
+		 "$SB_DIR"/mysql/mariadbd.log \
+		 "$SB_DIR"/log/*.out "$SB_DIR"/munge/munged.log \
+		 $(ls "$SB_DIR"/log/slurmd-*.log 2>/dev/null | head -n 2); do
+		[ -s "$f" ] || continue
+		echo "# ---- tail $f"
+		tail -n 25 "$f" | sed 's/^/# /'
+	done
+}
+
+_sb_exit_trap() {
+	local rc=$?
+	sb_cluster_stop
+	if [ $rc != 0 ] || [ "$SB_NFAIL" != 0 ]; then
+		_sb_tails
+		[ -n "${SB_LOG_DIR:-}" ] && cp -r "$SB_DIR/log" \
+			"$SB_LOG_DIR/$SB_NAME-daemon-logs" 2>/dev/null
+		[ $rc = 0 ] && rc=1
+	fi
+	[ "${SB_KEEP:-0}" = 1 ] || [ $rc != 0 ] || rm -rf "$SB_DIR"
+	exit $rc
+}
