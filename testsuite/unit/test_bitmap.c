@@ -126,7 +126,8 @@ START_TEST(test_alloc_sizes)
 			REQ(i == 0 || sb_bitmap_prev_set(b, i - 1) == -1);
 			REQ(sb_bitmap_next_clear(b, i) ==
 			    (i + 1 < n ? (int64_t) i + 1 : -1));
-			REQ(sb_bitmap_first_clear(b) == (i ? 0 : (n > 1 ? 1 : -1)));
+			REQ(sb_bitmap_first_clear(b) ==
+			    (i ? 0 : (n > 1 ? 1 : -1)));
 			REQ(sb_bitmap_count_range(b, 0, n - 1) == 1);
 			REQ(sb_bitmap_count_range(b, i, i) == 1);
 			REQ(sb_bitmap_clear(b, i) == 0);
@@ -241,7 +242,8 @@ END_TEST
 
 START_TEST(test_pick_take)
 {
-	sb_bitmap_t *src = sb_bitmap_alloc(10010), *dst = sb_bitmap_alloc(10010);
+	sb_bitmap_t *src = sb_bitmap_alloc(10010);
+	sb_bitmap_t *dst = sb_bitmap_alloc(10010);
 	char *s;
 
 	/* Yellow-like block: 2860-4289, as in the OpenPBS scenarios. */

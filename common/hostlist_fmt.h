@@ -1,0 +1,43 @@
+/*
+ * hostlist_fmt.h - Slurm hostlist expressions: "n[1-3,5],login1".
+ *
+ * Copyright (C) 2026 The slurm-buckets authors.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Slurm's own hostlist_* functions live in libslurmfull, so these carry
+ * the sb_ prefix. Brackets hold comma-separated numbers and ranges; a
+ * number with a leading zero fixes the width ("n[001-010]"); several
+ * bracket groups in one item multiply ("r[1-2]n[1-2]" is 4 names).
+ *
+ *   sb_hostlist_expand   O(output)
+ *   sb_hostlist_fmt      O(total length)
+ */
+#ifndef SB_HOSTLIST_FMT_H
+#define SB_HOSTLIST_FMT_H
+
+#include <stddef.h>
+
+/* At most this many names from one expression (a typo guard). */
+#define SB_HOSTLIST_MAX 10000000
+
+/*
+ * Expand @s into *names (an array of *n strings, free each and the
+ * array; sb_hostlist_free() does both). Returns 0, or -1 with errno
+ * EINVAL (syntax: *errpos gets the offset and *errmsg a static message,
+ * when not NULL), E2BIG (more than SB_HOSTLIST_MAX names) or ENOMEM.
+ */
+int sb_hostlist_expand(const char *s, char ***names, size_t *n,
+		       size_t *errpos, const char **errmsg);
+
+/* Free an array from sb_hostlist_expand(). */
+void sb_hostlist_free(char **names, size_t n);
+
+/*
+ * Compress @names (in the given order) into a hostlist: consecutive
+ * names sharing a prefix and numeric suffixes in ascending order share
+ * one bracket, e.g. n2861 n2862 n2863 n2864 -> "n[2861-2864]". "" for
+ * n == 0. A string to free(), or NULL with errno ENOMEM.
+ */
+char *sb_hostlist_fmt(char *const *names, size_t n);
+
+#endif /* SB_HOSTLIST_FMT_H */

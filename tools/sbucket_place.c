@@ -1,0 +1,263 @@
+/*
+ * sbucket_place.c - 'sbucket place': place jobs on a node list offline.
+ *
+ * Copyright (C) 2026 The slurm-buckets authors.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Jobs are placed in file order at time 0 with the engine the select
+ * plugin uses (common/place.h). A job that runs keeps its nodes for the
+ * rest of the file, so later jobs see them busy.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bucket.h"
+#include "hostlist_fmt.h"
+#include "place.h"
+#include "policy.h"
+#include "sbucket.h"
+#include "sbucket_place_input.h"
+
+static void _usage(FILE *f)
+{
+	fprintf(f,
+"Usage: sbucket place [OPTIONS] NODES_FILE JOBS_FILE\n"
+"\n"
+"Place the jobs of JOBS_FILE, in order, at time 0 on the nodes of\n"
+"NODES_FILE, and print one line per job: JobId|Nodes|Path|Result\n"
+"  Nodes   the nodes of each chunk as a hostlist, chunks joined by '+'\n"
+"  Path    'bucket', or 'node:REASON' for the per-node path (REASON is\n"
+"          not_exclusive, required_nodes, contiguous, policy_order or\n"
+"          forced)\n"
+"  Result  run, wait (could run later) or never (can never run here)\n"
+"A job that runs keeps its nodes for the rest of the file.\n"
+"\n"
+"Options:\n"
+"  --policy=NAME      node allocation policy: FIRSTAVAILABLE (default),\n"
+"                     LASTAVAILABLE, MINRESOURCE, CPULOAD, CONTIGUOUS,\n"
+"                     MAXBALANCE, FASTEST, PRIORITY\n"
+"  --priorityf=EXPR   PRIORITY's expression, e.g. 'SPEED-10*JOBCOUNT'\n"
+"                     (CPROCS CMEM CDISK APROCS AMEM ADISK SPEED LOAD\n"
+"                     JOBCOUNT WEIGHT)\n"
+"  --path=auto|bucket|node  force a path (bucket: ineligible jobs are\n"
+"                     an error); default auto\n"
+"  --noheader         do not print the JobId|Nodes|Path|Result header\n"
+"  -h, --help         this text\n"
+"\n"
+"NODES_FILE: slurm.conf-style lines\n"
+"  NodeName=n[1-1430] CPUs=2 RealMemory=8000 Features=yellow,circle\n"
+"      Weight=1 Gres=gpu:2 [Sockets= CoresPerSocket= ThreadsPerCore=\n"
+"      TmpDisk= State=IDLE|ALLOCATED|DOWN|DRAINED|POWERED_DOWN Load=\n"
+"      Speed= Jobs= Busy=START-END[,START-END...] (seconds from 0)]\n"
+"  PartitionName=batch Nodes=n[1-10] [Default=YES]\n"
+"JOBS_FILE: one job a line, sbatch-like\n"
+"  JobId=7 -N 4 --exclusive --constraint=yellow --mem=2000 -t 30\n"
+"  (also --tmp --mincpus -c --ntasks-per-node --gres -w -x -p\n"
+"  --contiguous; -C takes &, |, ( ), [a|b] and [a*2&b*4])\n"
+"'#' starts a comment. Exit status: 0, 1 for bad input, 2 for usage.\n");
+}
+
+/*
+ * Name order as Slurm sorts hostlists: by the text before the trailing
+ * number, then by that number ("n9" before "n10").
+ */
+static int _natural(const void *pa, const void *pb)
+{
+	const char *a = *(char *const *) pa, *b = *(char *const *) pb;
+	size_t la = strlen(a), lb = strlen(b), da = la, db = lb;
+	int c;
+
+	while (da > 0 && a[da - 1] >= '0' && a[da - 1] <= '9')
+		da--;
+	while (db > 0 && b[db - 1] >= '0' && b[db - 1] <= '9')
+		db--;
+	if (da != db || (c = strncmp(a, b, da)))
+		return strcmp(a, b);
+	/* Same prefix: fewer digits is smaller, then digit by digit. */
+	if (la - da != lb - db)
+		return la - da < lb - db ? -1 : 1;
+	return strcmp(a + da, b + db);
+}
+
+/* Print the chunks of a placement as hostlists joined by '+'. */
+static int _print_nodes(const sbp_cluster_t *cl, const sb_placement_t *pl)
+{
+	char **names;
+	size_t c, k;
+	int64_t i;
+	char *hl;
+
+	if (!(names = malloc((cl->n + 1) * sizeof(*names))))
+		return -1;
+	for (c = 0; c < pl->nchunks; c++) {
+		k = 0;
+		for (i = sb_bitmap_first_set(pl->nodes[c]); i >= 0;
+		     i = sb_bitmap_next_set(pl->nodes[c], (size_t) i + 1))
+			names[k++] = cl->nodes[i].name;
+		qsort(names, k, sizeof(*names), _natural);
+		if (!(hl = sb_hostlist_fmt(names, k))) {
+			free(names);
+			return -1;
+		}
+		printf("%s%s", c ? "+" : "", hl);
+		free(hl);
+	}
+	free(names);
+	return 0;
+}
+
+/* The job's nodes are allocated from now on. */
+static void _commit(sbp_cluster_t *cl, sb_bucket_set_t *set,
+		    const sb_placement_t *pl)
+{
+	size_t c;
+	int64_t i;
+
+	for (c = 0; c < pl->nchunks; c++)
+		for (i = sb_bitmap_first_set(pl->nodes[c]); i >= 0;
+		     i = sb_bitmap_next_set(pl->nodes[c], (size_t) i + 1)) {
+			cl->nodes[i].state = SB_NODE_ALLOCATED;
+			cl->nodes[i].run_jobs++;
+			sb_bucket_set_update(set, (size_t) i);
+		}
+}
+
+int sbucket_place_main(int argc, char **argv)
+{
+	const char *policy = "FIRSTAVAILABLE", *priorityf = NULL;
+	const char *files[2], *msg = NULL;
+	sb_path_t path = SB_PATH_AUTO;
+	int nfiles = 0, header = 1, i, rc = SBUCKET_EXIT_INPUT;
+	sb_policy_t pol;
+	sbp_cluster_t cl = { 0 };
+	sb_bucket_set_t *set = NULL;
+	FILE *jf = NULL;
+	char *buf = NULL;
+	size_t cap = 0, line = 0, errpos = 0;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			_usage(stdout);
+			return SBUCKET_EXIT_OK;
+		} else if (!strncmp(a, "--policy=", 9)) {
+			policy = a + 9;
+		} else if (!strncmp(a, "--priorityf=", 12)) {
+			priorityf = a + 12;
+		} else if (!strcmp(a, "--path=auto")) {
+			path = SB_PATH_AUTO;
+		} else if (!strcmp(a, "--path=bucket")) {
+			path = SB_PATH_BUCKET;
+		} else if (!strcmp(a, "--path=node")) {
+			path = SB_PATH_NODE;
+		} else if (!strcmp(a, "--noheader")) {
+			header = 0;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "sbucket place: unknown option '%s'\n"
+				"Try 'sbucket place --help'.\n", a);
+			return SBUCKET_EXIT_USAGE;
+		} else if (nfiles < 2) {
+			files[nfiles++] = a;
+		} else {
+			fprintf(stderr, "sbucket place: too many arguments "
+				"('%s')\nTry 'sbucket place --help'.\n", a);
+			return SBUCKET_EXIT_USAGE;
+		}
+	}
+	if (nfiles != 2) {
+		fprintf(stderr, "sbucket place: expected NODES_FILE and "
+			"JOBS_FILE\nTry 'sbucket place --help'.\n");
+		return SBUCKET_EXIT_USAGE;
+	}
+	if (sb_policy_init(&pol, policy, priorityf, &errpos, &msg)) {
+		if (errno == ENOENT)
+			fprintf(stderr, "sbucket place: unknown policy '%s'\n",
+				policy);
+		else if (priorityf && msg && strstr(msg, "PRIORITYF") == NULL)
+			fprintf(stderr, "sbucket place: --priorityf: column "
+				"%zu: %s: '%s'\n", errpos + 1, msg,
+				priorityf + errpos);
+		else
+			fprintf(stderr, "sbucket place: %s\n", msg ? msg :
+				"bad policy");
+		return SBUCKET_EXIT_USAGE;
+	}
+	/* Results and a later error keep their order when both are piped. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (sbp_read_nodes(files[0], &cl))
+		return SBUCKET_EXIT_INPUT;
+	if (!(set = sb_bucket_set_create(cl.nodes, cl.n, 0))) {
+		fprintf(stderr, "sbucket: %s\n", strerror(errno));
+		goto out;
+	}
+	if (!(jf = fopen(files[1], "r"))) {
+		fprintf(stderr, "sbucket: %s: %s\n", files[1], strerror(errno));
+		goto out;
+	}
+	while (getline(&buf, &cap, jf) >= 0) {
+		sbp_job_t job;
+		sb_placement_t pl;
+		int got;
+
+		line++;
+		if ((got = sbp_parse_job(files[1], line, buf, &cl, &job)) < 0)
+			goto out;
+		if (!got)
+			continue;
+		if (sb_place(set, &job.req, &pol, path, &pl)) {
+			if (errno == EINVAL && path == SB_PATH_BUCKET)
+				fprintf(stderr, "sbucket: %s:%zu: job %s "
+					"cannot take the bucket path (%s)\n",
+					files[1], line, job.jobid,
+					sb_place_ineligible(&job.req, &pol));
+			else
+				fprintf(stderr, "sbucket: %s:%zu: job %s: %s\n",
+					files[1], line, job.jobid,
+					strerror(errno));
+			sbp_job_fini(&job);
+			goto out;
+		}
+		/* Printed late: a bad first line gives an error only. */
+		if (header) {
+			printf("JobId|Nodes|Path|Result\n");
+			header = 0;
+		}
+		printf("%s|", job.jobid);
+		if (pl.result == SB_PLACE_RUN && _print_nodes(&cl, &pl)) {
+			fprintf(stderr, "sbucket: out of memory\n");
+			sb_placement_fini(&pl);
+			sbp_job_fini(&job);
+			goto out;
+		}
+		if (pl.bucket_path)
+			printf("|bucket|%s\n", sb_place_result_name(pl.result));
+		else
+			printf("|node:%s|%s\n", pl.reason,
+			       sb_place_result_name(pl.result));
+		if (pl.result == SB_PLACE_RUN)
+			_commit(&cl, set, &pl);
+		sb_placement_fini(&pl);
+		sbp_job_fini(&job);
+	}
+	if (ferror(jf)) {
+		fprintf(stderr, "sbucket: %s: %s\n", files[1], strerror(errno));
+		goto out;
+	}
+	if (header)
+		printf("JobId|Nodes|Path|Result\n");
+	rc = SBUCKET_EXIT_OK;
+out:
+	if (fflush(stdout) && rc == SBUCKET_EXIT_OK)
+		rc = SBUCKET_EXIT_INPUT;
+	free(buf);
+	if (jf)
+		fclose(jf);
+	sb_bucket_set_destroy(set);
+	sbp_cluster_fini(&cl);
+	return rc;
+}
