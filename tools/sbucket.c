@@ -17,6 +17,8 @@ static const struct {
 } cmds[] = {
 	{ "place", sbucket_place_main,
 	  "place jobs on a node list offline (node buckets, policies)" },
+	{ "fairshare", sbucket_fairshare_main,
+	  "compute and explain fair share for an association tree" },
 };
 
 static void _usage(FILE *f)

@@ -20,5 +20,6 @@ typedef int sbucket_cmd_f(int argc, char **argv);
 
 /* Subcommands, one per file. */
 extern sbucket_cmd_f sbucket_place_main;
+extern sbucket_cmd_f sbucket_fairshare_main;
 
 #endif /* SBUCKET_H */
