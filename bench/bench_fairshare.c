@@ -22,27 +22,20 @@
 #include <string.h>
 #include <time.h>
 
+#include "sb_bench.h"
+
 #include "assoc_tree.h"
 #include "fairshare_level.h"
 #include "fairshare_tree.h"
 
-/* splitmix64, the same generator as the unit tests' sb_test.h. */
-static uint64_t _rng(uint64_t *s)
+static uint32_t _shares(sb_test_rng_t *r)
 {
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-	return z ^ (z >> 31);
-}
-
-static uint32_t _shares(uint64_t *s)
-{
-	return (uint32_t) (1 + _rng(s) % 100);
+	return (uint32_t) (1 + sb_test_rng_next(r) % 100);
 }
 
 static sb_assoc_tree_t *_build(int users_per_sub, uint64_t seed)
 {
+	sb_test_rng_t r = { seed };
 	sb_assoc_tree_t *t = sb_assoc_tree_create();
 	char name[48];
 	int a, b, u;
@@ -54,22 +47,22 @@ static sb_assoc_tree_t *_build(int users_per_sub, uint64_t seed)
 
 		snprintf(name, sizeof(name), "acct%d", a);
 		acct = sb_assoc_tree_add_account(t, SB_ASSOC_ROOT, name,
-						 _shares(&seed));
+						 _shares(&r));
 		for (b = 0; b < 10; b++) {
 			int sub;
 
 			snprintf(name, sizeof(name), "acct%d_%d", a, b);
 			sub = sb_assoc_tree_add_account(t, acct, name,
-							_shares(&seed));
+							_shares(&r));
 			for (u = 0; u < users_per_sub; u++) {
 				long double usage = 0;
 
-				if (_rng(&seed) % 10 < 8)
+				if (sb_test_rng_next(&r) % 10 < 8)
 					usage = (long double)
-						(1 + _rng(&seed) % 1000000);
+						(1 + sb_test_rng_next(&r) % 1000000);
 				snprintf(name, sizeof(name), "user%d", u);
 				if (sb_assoc_tree_add_user(t, sub, name,
-							   _shares(&seed),
+							   _shares(&r),
 							   usage) < 0) {
 					sb_assoc_tree_destroy(t);
 					return NULL;
@@ -80,13 +73,6 @@ static sb_assoc_tree_t *_build(int users_per_sub, uint64_t seed)
 	return t;
 }
 
-static double _now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static int _cmp_double(const void *x, const void *y)
 {
@@ -109,11 +95,11 @@ static double _time(sb_assoc_tree_t *t, int alg, int reps, double *best)
 		 : sb_fairshare_level_compute(t, 4)) < 0)
 		return -1;
 	for (i = 0; i < reps; i++) {
-		double t0 = _now_ms();
+		double t0 = (sb_bench_now() * 1e3);
 		int rc = alg ? sb_fairshare_tree_compute(t)
 			     : sb_fairshare_level_compute(t, 4);
 
-		ms[i] = _now_ms() - t0;
+		ms[i] = (sb_bench_now() * 1e3) - t0;
 		if (rc < 0) {
 			free(ms);
 			return -1;

@@ -33,6 +33,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sb_bench.h"
+
 #include "bucket.h"
 #include "place.h"
 #include "policy.h"
@@ -40,23 +42,11 @@
 #define NBUCKETS 10
 #define JOB_NODES 1024
 
-static uint64_t _rng_state = 0x5eed0003ULL;
+static sb_test_rng_t _rng_state = { 0x5eed0003ULL };
 
 static uint64_t _rng(void)
 {
-	uint64_t z = (_rng_state += 0x9E3779B97F4A7C15ULL);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-	return z ^ (z >> 31);
-}
-
-static double _now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+	return sb_test_rng_next(&_rng_state);
 }
 
 /* An instructions counter for this thread, or -1 if not allowed. */
@@ -121,7 +111,7 @@ static _cost_t _measure(sb_bucket_set_t *s, const sb_request_t *r,
 			ioctl(fd, PERF_EVENT_IOC_RESET, 0);
 			ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 		}
-		t0 = _now();
+		t0 = sb_bench_now();
 		for (i = 0; i < reps; i++) {
 			if (kind == 2)
 				_floor_once(s);
@@ -131,7 +121,7 @@ static _cost_t _measure(sb_bucket_set_t *s, const sb_request_t *r,
 				exit(1);
 			}
 		}
-		t = _now() - t0;
+		t = sb_bench_now() - t0;
 		if (fd >= 0) {
 			ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 			if (read(fd, &cnt, sizeof(cnt)) != sizeof(cnt))
@@ -187,9 +177,9 @@ static void _run(size_t n, int fd)
 			}
 		}
 	}
-	t0 = _now();
+	t0 = sb_bench_now();
 	s = sb_bucket_set_create(nodes, n, 0);
-	build = _now() - t0;
+	build = sb_bench_now() - t0;
 	if (!s || sb_bucket_set_size(s) != NBUCKETS) {
 		fprintf(stderr, "bucket set: %s\n", strerror(errno));
 		exit(1);

@@ -33,6 +33,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "sb_bench.h"
+
 #include "planner.h"
 #include "timeline.h"
 
@@ -42,24 +44,11 @@
 #define COUNT_MAX 1000
 #define QUERY_D 3600
 
-static uint64_t _rng_state;
+static sb_test_rng_t _rng_state;
 
-/* splitmix64, as in the unit tests, so runs are reproducible. */
 static uint64_t _rng(void)
 {
-	uint64_t z = (_rng_state += 0x9E3779B97F4A7C15ULL);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-	return z ^ (z >> 31);
-}
-
-static double _now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+	return sb_test_rng_next(&_rng_state);
 }
 
 struct span {
@@ -200,23 +189,23 @@ static int _run(size_t nspans, int nq)
 
 	if (!sp || !ours || !naive || !p)
 		return 2;
-	_rng_state = 42;
+	sb_test_rng_seed(&_rng_state, 42);
 	for (size_t i = 0; i < nspans; i++) {
 		sp[i].start = (int64_t) (_rng() % START_MAX);
 		sp[i].end = sp[i].start + 1 + (int64_t) (_rng() % DUR_MAX);
 		sp[i].count = 1 + (int64_t) (_rng() % COUNT_MAX);
 	}
-	t0 = _now();
+	t0 = sb_bench_now();
 	for (size_t i = 0; i < nspans; i++) {
 		sp[i].id = sb_planner_add_span(p, sp[i].start,
 					       sp[i].end - sp[i].start,
 					       sp[i].count);
 		added += sp[i].id > 0;
 	}
-	t_add = _now() - t0;
-	t0 = _now();
+	t_add = sb_bench_now() - t0;
+	t0 = sb_bench_now();
 	_naive_build(&nv, sp, nspans);
-	t_naive_build = _now() - t0;
+	t_naive_build = sb_bench_now() - t0;
 	if (nv.n != sb_planner_points(p)) {
 		fprintf(stderr, "point count differs: naive %zu, ours %zu\n",
 			nv.n, sb_planner_points(p));
@@ -229,20 +218,20 @@ static int _run(size_t nspans, int nq)
 	for (int w = 0; w < 2; w++) {
 		double om, op, nm, np;
 
-		_rng_state = 1000 + (uint64_t) w;
+		sb_test_rng_seed(&_rng_state, 1000 + (uint64_t) w);
 		for (int q = 0; q < nq; q++) {
 			int64_t t = (int64_t) (_rng() % START_MAX), a = -1, b;
 			double s;
 			int rc;
 
-			s = _now();
+			s = sb_bench_now();
 			rc = sb_planner_earliest(p, t, QUERY_D, wl[w].need, &a);
-			ours[q] = _now() - s;
+			ours[q] = sb_bench_now() - s;
 			if (rc < 0)
 				a = -1;
-			s = _now();
+			s = sb_bench_now();
 			b = _naive_earliest(&nv, t, QUERY_D, wl[w].need);
-			naive[q] = _now() - s;
+			naive[q] = sb_bench_now() - s;
 			if (a != b) {
 				fprintf(stderr, "answers differ at t=%" PRId64
 					": ours %" PRId64 ", naive %" PRId64
@@ -263,19 +252,19 @@ static int _run(size_t nspans, int nq)
 		return 2;
 	for (size_t i = 0; i < nspans; i++)
 		perm[i] = i;
-	_rng_state = 7;
+	sb_test_rng_seed(&_rng_state, 7);
 	for (size_t i = nspans; i > 1; i--) {
 		size_t j = (size_t) (_rng() % i), x = perm[i - 1];
 
 		perm[i - 1] = perm[j];
 		perm[j] = x;
 	}
-	t0 = _now();
+	t0 = sb_bench_now();
 	for (size_t i = 0; i < nspans; i++)
 		if (sp[perm[i]].id > 0 &&
 		    sb_planner_rem_span(p, sp[perm[i]].id) < 0)
 			return 1;
-	t_rem = _now() - t0;
+	t_rem = sb_bench_now() - t0;
 	printf("  remove %.0f/s; points left %zu\n",
 	       (double) added / t_rem, sb_planner_points(p));
 	free(perm);
@@ -311,7 +300,7 @@ static int _run_timeline(void)
 
 	if (!tl || !cand || !got || !want || !ours || !naive)
 		return 2;
-	_rng_state = 99;
+	sb_test_rng_seed(&_rng_state, 99);
 	cand[nc++] = 0;
 	for (size_t i = 0; i < TL_NODES; i++) {
 		int64_t until = (int64_t) (_rng() % 86400);
@@ -336,11 +325,11 @@ static int _run_timeline(void)
 		int64_t a = -1, b = -1;
 		double s;
 
-		s = _now();
+		s = sb_bench_now();
 		if (sb_timeline_earliest(tl, 0, d, k, &a, got) < 0)
 			a = -1;
-		ours[q] = _now() - s;
-		s = _now();
+		ours[q] = sb_bench_now() - s;
+		s = sb_bench_now();
 		for (size_t c = 0; c < nc && b < 0; c++) {
 			if (c && cand[c] == cand[c - 1])
 				continue;
@@ -352,7 +341,7 @@ static int _run_timeline(void)
 			if (nw == k)
 				b = cand[c];
 		}
-		naive[q] = _now() - s;
+		naive[q] = sb_bench_now() - s;
 		if (a != b || (a >= 0 &&
 			       memcmp(got, want, k * sizeof(*got)))) {
 			fprintf(stderr, "timeline answers differ: ours %" PRId64

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "planner.h"
+#include "strbuf.h"
 #include "timetree.h"
 
 /*
@@ -403,59 +404,22 @@ int sb_planner_next_point(const sb_planner_t *p, int64_t t, int64_t *at)
 	return 0;
 }
 
-/* A growing string for the text forms. */
-struct fmt_buf {
-	char *s;
-	size_t len, cap;
-	bool failed;
-};
-
-static void _buf_add(struct fmt_buf *b, const char *piece)
-{
-	size_t n = strlen(piece);
-	char *ns;
-
-	if (b->failed)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		if (!(ns = realloc(b->s, cap))) {
-			b->failed = true;
-			return;
-		}
-		b->s = ns;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, piece, n + 1);
-	b->len += n;
-}
-
 struct fmt_walk {
-	struct fmt_buf buf;
+	sb_strbuf_t buf;
 	int64_t end;
 	bool have_prev;
 	int64_t prev_at, prev_val;
 };
 
-static void _fmt_time(char *out, size_t size, int64_t t)
-{
-	if (t == INT64_MAX)
-		snprintf(out, size, "inf");
-	else
-		snprintf(out, size, "%" PRId64, t);
-}
-
 static void _fmt_interval(struct fmt_walk *w, int64_t b)
 {
-	char piece[96], bs[24];
-
-	_fmt_time(bs, sizeof(bs), b);
-	snprintf(piece, sizeof(piece), "%s[%" PRId64 ",%s):%" PRId64,
-		 w->buf.len ? " " : "", w->prev_at, bs, w->prev_val);
-	_buf_add(&w->buf, piece);
+	sb_strbuf_addf(&w->buf, "%s[%" PRId64 ",", w->buf.len ? " " : "",
+		       w->prev_at);
+	if (b == INT64_MAX)
+		sb_strbuf_add(&w->buf, "inf");
+	else
+		sb_strbuf_addf(&w->buf, "%" PRId64, b);
+	sb_strbuf_addf(&w->buf, "):%" PRId64, w->prev_val);
 }
 
 static int _fmt_point(int64_t at, int64_t val, uint32_t refs, void *arg)
@@ -475,7 +439,7 @@ static int _fmt_point(int64_t at, int64_t val, uint32_t refs, void *arg)
 
 char *sb_planner_fmt(const sb_planner_t *p)
 {
-	struct fmt_walk w = { .have_prev = false };
+	struct fmt_walk w = { .buf = SB_STRBUF_INIT, .have_prev = false };
 
 	if (!p) {
 		errno = EINVAL;
@@ -485,13 +449,7 @@ char *sb_planner_fmt(const sb_planner_t *p)
 	(void) sb_timetree_walk(p->tt, _fmt_point, &w);
 	if (w.have_prev)
 		_fmt_interval(&w, p->end);
-	_buf_add(&w.buf, "");
-	if (w.buf.failed) {
-		free(w.buf.s);
-		errno = ENOMEM;
-		return NULL;
-	}
-	return w.buf.s;
+	return sb_strbuf_finish(&w.buf);
 }
 
 /* One span boundary for the checker's sweep. */

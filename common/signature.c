@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "signature.h"
+#include "strbuf.h"
 
 #define FNV_OFFSET 0xcbf29ce484222325ULL
 #define FNV_PRIME 0x100000001b3ULL
@@ -95,80 +96,42 @@ int sb_signature_equal(const sb_node_t *a, const sb_node_t *b)
 	       _names_equal(a->partitions, b->partitions, a->npartitions);
 }
 
-/* Growable string; on ENOMEM s becomes NULL and later appends no-op. */
-typedef struct {
-	char *s;
-	size_t len, cap;
-} _buf_t;
-
-static void _put(_buf_t *b, const char *text)
-{
-	size_t n = strlen(text);
-	char *t;
-
-	if (!b->s)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = 2 * (b->len + n + 1);
-
-		if (!(t = realloc(b->s, cap))) {
-			free(b->s);
-			b->s = NULL;
-			return;
-		}
-		b->s = t;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, text, n + 1);
-	b->len += n;
-}
-
-static void _put_list(_buf_t *b, const char *key, char *const *v, size_t n)
+static void _add_list(sb_strbuf_t *b, const char *key, char *const *v,
+		      size_t n)
 {
 	size_t i;
 
 	if (!n)
 		return;
-	_put(b, key);
+	sb_strbuf_add(b, key);
 	for (i = 0; i < n; i++) {
 		if (i)
-			_put(b, ",");
-		_put(b, v[i]);
+			sb_strbuf_add(b, ",");
+		sb_strbuf_add(b, v[i]);
 	}
 }
 
 char *sb_signature_fmt(const sb_node_t *n)
 {
-	_buf_t b = { .s = malloc(64), .cap = 64 };
-	char num[128];
+	sb_strbuf_t b = SB_STRBUF_INIT;
 	size_t i;
 
 	if (!n) {
-		free(b.s);
 		errno = EINVAL;
 		return NULL;
 	}
-	if (!b.s)
-		return NULL;
-	b.s[0] = '\0';
-	snprintf(num, sizeof(num),
-		 "cpus=%u(%ux%ux%u) mem=%llu tmp=%llu weight=%u speed=%g",
-		 (unsigned) n->cpus, (unsigned) n->sockets,
-		 (unsigned) n->cores, (unsigned) n->threads,
-		 (unsigned long long) n->real_memory,
-		 (unsigned long long) n->tmp_disk, (unsigned) n->weight,
-		 n->speed);
-	_put(&b, num);
-	_put_list(&b, " features=", n->features, n->nfeatures);
-	for (i = 0; i < n->ngres; i++) {
-		_put(&b, i ? "," : " gres=");
-		_put(&b, n->gres[i].name);
-		snprintf(num, sizeof(num), ":%llu",
-			 (unsigned long long) n->gres[i].count);
-		_put(&b, num);
-	}
-	_put_list(&b, " partitions=", n->partitions, n->npartitions);
-	if (!b.s)
-		errno = ENOMEM;
-	return b.s;
+	sb_strbuf_addf(&b,
+		       "cpus=%u(%ux%ux%u) mem=%llu tmp=%llu weight=%u speed=%g",
+		       (unsigned) n->cpus, (unsigned) n->sockets,
+		       (unsigned) n->cores, (unsigned) n->threads,
+		       (unsigned long long) n->real_memory,
+		       (unsigned long long) n->tmp_disk, (unsigned) n->weight,
+		       n->speed);
+	_add_list(&b, " features=", n->features, n->nfeatures);
+	for (i = 0; i < n->ngres; i++)
+		sb_strbuf_addf(&b, "%s%s:%llu", i ? "," : " gres=",
+			       n->gres[i].name,
+			       (unsigned long long) n->gres[i].count);
+	_add_list(&b, " partitions=", n->partitions, n->npartitions);
+	return sb_strbuf_finish(&b);
 }

@@ -20,6 +20,7 @@
 
 #include "planner.h"	/* sb_time_add() */
 #include "timeline.h"
+#include "strbuf.h"
 #include "timetree.h"
 
 struct res {
@@ -405,40 +406,9 @@ int sb_timeline_earliest(const sb_timeline_t *tl, int64_t t, int64_t d,
 	return -1;
 }
 
-/* A growing string. */
-struct sbuf {
-	char *s;
-	size_t len, cap;
-	bool failed;
-};
-
-static void _put(struct sbuf *b, const char *piece)
-{
-	size_t n = strlen(piece);
-	char *ns;
-
-	if (b->failed)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		if (!(ns = realloc(b->s, cap))) {
-			b->failed = true;
-			return;
-		}
-		b->s = ns;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, piece, n + 1);
-	b->len += n;
-}
-
 char *sb_timeline_fmt(const sb_timeline_t *tl)
 {
-	struct sbuf b = { .failed = false };
-	char piece[96], es[24];
+	sb_strbuf_t b = SB_STRBUF_INIT;
 
 	if (!tl) {
 		errno = EINVAL;
@@ -447,32 +417,24 @@ char *sb_timeline_fmt(const sb_timeline_t *tl)
 	for (size_t i = 0; i < tl->n; i++) {
 		const struct tl_node *nd = &tl->nodes[i];
 
-		snprintf(piece, sizeof(piece), "%s%zu:", i ? " " : "", i);
-		_put(&b, piece);
+		sb_strbuf_addf(&b, "%s%zu:", i ? " " : "", i);
 		if (nd->down) {
-			_put(&b, "down");
+			sb_strbuf_add(&b, "down");
 			continue;
 		}
 		if (!nd->nseg)
-			_put(&b, "-");
+			sb_strbuf_add(&b, "-");
 		for (size_t j = 0; j < nd->nseg; j++) {
+			sb_strbuf_addf(&b, "%s[%" PRId64 ",", j ? "+" : "",
+				       nd->seg[j].s);
 			if (nd->seg[j].e == INT64_MAX)
-				snprintf(es, sizeof(es), "inf");
+				sb_strbuf_add(&b, "inf");
 			else
-				snprintf(es, sizeof(es), "%" PRId64,
-					 nd->seg[j].e);
-			snprintf(piece, sizeof(piece), "%s[%" PRId64 ",%s)",
-				 j ? "+" : "", nd->seg[j].s, es);
-			_put(&b, piece);
+				sb_strbuf_addf(&b, "%" PRId64, nd->seg[j].e);
+			sb_strbuf_add(&b, ")");
 		}
 	}
-	_put(&b, "");
-	if (b.failed) {
-		free(b.s);
-		errno = ENOMEM;
-		return NULL;
-	}
-	return b.s;
+	return sb_strbuf_finish(&b);
 }
 
 struct edge {
