@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "hostlist_fmt.h"
+#include "strbuf.h"
 
 typedef struct {
 	char **v;
@@ -239,54 +240,23 @@ static _split_t _split(const char *name)
 	return sp;
 }
 
-typedef struct {
-	char *s;
-	size_t len, cap;
-	int oom;
-} _out_t;
-
-static void _put(_out_t *o, const char *t, size_t n)
+static void _add_num(sb_strbuf_t *o, unsigned long long v, size_t width)
 {
-	char *x;
-
-	if (o->oom)
-		return;
-	if (o->len + n + 1 > o->cap) {
-		size_t cap = 2 * (o->len + n + 1);
-
-		if (!(x = realloc(o->s, cap))) {
-			o->oom = 1;
-			return;
-		}
-		o->s = x;
-		o->cap = cap;
-	}
-	memcpy(o->s + o->len, t, n);
-	o->len += n;
-	o->s[o->len] = '\0';
-}
-
-static void _put_num(_out_t *o, unsigned long long v, size_t width)
-{
-	char t[32];
-	int k = sprintf(t, "%0*llu", (int) width, v);
-
-	_put(o, t, (size_t) k);
+	sb_strbuf_addf(o, "%0*llu", (int) width, v);
 }
 
 char *sb_hostlist_fmt(char *const *names, size_t n)
 {
-	_out_t o = { 0 };
+	sb_strbuf_t o = SB_STRBUF_INIT;
 	size_t i = 0, j, width, nranges;
 	_split_t a, b;
 
-	_put(&o, "", 0);
-	while (i < n && !o.oom) {
+	while (i < n && !o.failed) {
 		if (i)
-			_put(&o, ",", 1);
+			sb_strbuf_add(&o, ",");
 		a = _split(names[i]);
 		if (!a.digits) {
-			_put(&o, names[i], strlen(names[i]));
+			sb_strbuf_add(&o, names[i]);
 			i++;
 			continue;
 		}
@@ -302,13 +272,13 @@ char *sb_hostlist_fmt(char *const *names, size_t n)
 			    (b.digits != a.digits && (b.lz || a.lz)))
 				break;
 		}
-		_put(&o, names[i], a.plen);
+		sb_strbuf_addn(&o, names[i], a.plen);
 		if (j == i + 1) {
-			_put(&o, names[i] + a.plen, a.digits);
+			sb_strbuf_addn(&o, names[i] + a.plen, a.digits);
 			i = j;
 			continue;
 		}
-		_put(&o, "[", 1);
+		sb_strbuf_add(&o, "[");
 		nranges = 0;
 		while (i < j) {
 			size_t k = i;
@@ -318,20 +288,15 @@ char *sb_hostlist_fmt(char *const *names, size_t n)
 			       _split(names[k]).num + 1)
 				k++;
 			if (nranges++)
-				_put(&o, ",", 1);
-			_put_num(&o, lo, width);
+				sb_strbuf_add(&o, ",");
+			_add_num(&o, lo, width);
 			if (k > i) {
-				_put(&o, "-", 1);
-				_put_num(&o, _split(names[k]).num, width);
+				sb_strbuf_add(&o, "-");
+				_add_num(&o, _split(names[k]).num, width);
 			}
 			i = k + 1;
 		}
-		_put(&o, "]", 1);
+		sb_strbuf_add(&o, "]");
 	}
-	if (o.oom) {
-		free(o.s);
-		errno = ENOMEM;
-		return NULL;
-	}
-	return o.s;
+	return sb_strbuf_finish(&o);
 }

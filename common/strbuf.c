@@ -84,7 +84,9 @@ char *sb_strbuf_finish(sb_strbuf_t *b)
 		errno = ENOMEM;
 		return NULL;
 	}
-	s = b->s ? b->s : strdup("");
+	/* Nothing appended: still a string the caller can free(). */
+	if (!(s = b->s) && (s = malloc(1)))
+		*s = '\0';
 	*b = (sb_strbuf_t) SB_STRBUF_INIT;
 	if (!s)
 		errno = ENOMEM;

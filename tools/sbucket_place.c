@@ -14,8 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "bucket.h"
+#include "bucket_conf.h"
 #include "hostlist_fmt.h"
 #include "place.h"
 #include "policy.h"
@@ -37,12 +39,16 @@ static void _usage(FILE *f)
 "A job that runs keeps its nodes for the rest of the file.\n"
 "\n"
 "Options:\n"
+"  --config=FILE      read a bucket.conf (bucket.conf(5)): its\n"
+"                     NodeAllocationPolicy, PriorityF and node speeds\n"
+"                     (these replace Speed= of NODES_FILE; every node\n"
+"                     it names must be in NODES_FILE)\n"
 "  --policy=NAME      node allocation policy: FIRSTAVAILABLE (default),\n"
 "                     LASTAVAILABLE, MINRESOURCE, CPULOAD, CONTIGUOUS,\n"
-"                     MAXBALANCE, FASTEST, PRIORITY\n"
+"                     MAXBALANCE, FASTEST, PRIORITY; overrides --config\n"
 "  --priorityf=EXPR   PRIORITY's expression, e.g. 'SPEED-10*JOBCOUNT'\n"
 "                     (CPROCS CMEM CDISK APROCS AMEM ADISK SPEED LOAD\n"
-"                     JOBCOUNT WEIGHT)\n"
+"                     JOBCOUNT WEIGHT); overrides --config\n"
 "  --path=auto|bucket|node  force a path (bucket: ineligible jobs are\n"
 "                     an error); default auto\n"
 "  --noheader         do not print the JobId|Nodes|Path|Result header\n"
@@ -110,6 +116,32 @@ static int _print_nodes(const sbp_cluster_t *cl, const sb_placement_t *pl)
 	return 0;
 }
 
+/*
+ * The speeds of bucket.conf replace the nodes file's. A node it names
+ * that the nodes file lacks is an error (a typo would silently change
+ * nothing); the earliest such line is reported.
+ */
+static int _apply_speeds(const sb_bucket_conf_t *conf, const char *conf_path,
+			 const char *nodes_path, sbp_cluster_t *cl)
+{
+	const sb_bucket_conf_node_t *cn, *missing = NULL;
+	size_t i;
+	long idx;
+
+	for (i = 0; i < sb_bucket_conf_node_count(conf); i++) {
+		cn = sb_bucket_conf_node_at(conf, i);
+		if ((idx = sbp_find_node(cl, cn->name)) >= 0)
+			cl->nodes[idx].speed = cn->speed;
+		else if (!missing || cn->line < missing->line)
+			missing = cn;
+	}
+	if (!missing)
+		return 0;
+	fprintf(stderr, "sbucket: %s:%zu: NodeName=%s: not a node of %s\n",
+		conf_path, missing->line, missing->name, nodes_path);
+	return -1;
+}
+
 /* The job's nodes are allocated from now on. */
 static void _commit(sbp_cluster_t *cl, sb_bucket_set_t *set,
 		    const sb_placement_t *pl)
@@ -128,8 +160,10 @@ static void _commit(sbp_cluster_t *cl, sb_bucket_set_t *set,
 
 int sbucket_place_main(int argc, char **argv)
 {
-	const char *policy = "FIRSTAVAILABLE", *priorityf = NULL;
+	const char *policy = NULL, *priorityf = NULL, *conf_path = NULL;
 	const char *files[2], *msg = NULL;
+	char err[SB_BUCKET_CONF_ERRLEN];
+	sb_bucket_conf_t *conf = NULL;
 	sb_path_t path = SB_PATH_AUTO;
 	int nfiles = 0, header = 1, i, rc = SBUCKET_EXIT_INPUT;
 	sb_policy_t pol;
@@ -145,6 +179,8 @@ int sbucket_place_main(int argc, char **argv)
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			_usage(stdout);
 			return SBUCKET_EXIT_OK;
+		} else if (!strncmp(a, "--config=", 9)) {
+			conf_path = a + 9;
 		} else if (!strncmp(a, "--policy=", 9)) {
 			policy = a + 9;
 		} else if (!strncmp(a, "--priorityf=", 12)) {
@@ -174,7 +210,27 @@ int sbucket_place_main(int argc, char **argv)
 			"JOBS_FILE\nTry 'sbucket place --help'.\n");
 		return SBUCKET_EXIT_USAGE;
 	}
-	if (sb_policy_init(&pol, policy, priorityf, &errpos, &msg)) {
+	if (conf_path &&
+	    !(conf = sb_bucket_conf_load(conf_path, err, sizeof(err)))) {
+		fprintf(stderr, "sbucket: %s\n", err);
+		return SBUCKET_EXIT_INPUT;
+	}
+	/*
+	 * --policy and --priorityf override the file's NodeAllocationPolicy
+	 * and PriorityF, one key each: the file's PriorityF still serves a
+	 * --policy=PRIORITY.
+	 */
+	if (!policy && conf)
+		policy = sb_policy_name(sb_bucket_conf_policy(conf)->kind);
+	else if (!policy)
+		policy = "FIRSTAVAILABLE";
+	if (!priorityf && conf && sb_bucket_conf_priorityf(conf) &&
+	    !strcasecmp(policy, sb_policy_name(SB_POLICY_PRIORITY))) {
+		/* The file's expression as parsed, not re-read from text. */
+		memset(&pol, 0, sizeof(pol));
+		pol.kind = SB_POLICY_PRIORITY;
+		pol.pf = *sb_bucket_conf_priorityf(conf);
+	} else if (sb_policy_init(&pol, policy, priorityf, &errpos, &msg)) {
 		if (errno == ENOENT)
 			fprintf(stderr, "sbucket place: unknown policy '%s'\n",
 				policy);
@@ -185,12 +241,14 @@ int sbucket_place_main(int argc, char **argv)
 		else
 			fprintf(stderr, "sbucket place: %s\n", msg ? msg :
 				"bad policy");
-		return SBUCKET_EXIT_USAGE;
+		rc = SBUCKET_EXIT_USAGE;
+		goto out;
 	}
 	/* Results and a later error keep their order when both are piped. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (sbp_read_nodes(files[0], &cl))
-		return SBUCKET_EXIT_INPUT;
+	if (sbp_read_nodes(files[0], &cl) ||
+	    (conf && _apply_speeds(conf, conf_path, files[0], &cl)))
+		goto out;
 	if (!(set = sb_bucket_set_create(cl.nodes, cl.n, 0))) {
 		fprintf(stderr, "sbucket: %s\n", strerror(errno));
 		goto out;
@@ -259,5 +317,6 @@ out:
 		fclose(jf);
 	sb_bucket_set_destroy(set);
 	sbp_cluster_fini(&cl);
+	sb_bucket_conf_free(conf);
 	return rc;
 }

@@ -1,0 +1,208 @@
+/*
+ * bucket_conf.h - bucket.conf: the node allocation settings of
+ * select/bucket, read by the plugin and by 'sbucket place --config'.
+ *
+ * Copyright (C) 2026 The slurm-buckets authors.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * One parser for both, so the plugin and the offline CLI can never read
+ * the same file differently. bucket.conf(5) is the administrator's view;
+ * this is the contract.
+ *
+ * Syntax
+ *   - One setting a line, KEY=VALUE. Keys are case-insensitive, as in
+ *     slurm.conf; policy names too. '#' starts a comment (anywhere, also
+ *     inside quotes); blank lines are ignored; there is no Include.
+ *   - A value that holds blanks is quoted, "..." or '...' (slurm.conf
+ *     quotes with ", maui.cfg PRIORITYF with '). No escapes, no nesting.
+ *     Anything after a global setting's value is an error, so an
+ *     unquoted 'PriorityF=SPEED - LOAD' is caught instead of silently
+ *     cut at the first blank.
+ *   - A line that starts with NodeName=HOSTLIST sets node attributes:
+ *     "NodeName=n[1-8],fat1 Speed=2.5". HOSTLIST is Slurm's syntax
+ *     (hostlist_fmt.h).
+ *
+ * Keys (the defaults are the behaviour of a cluster with no bucket.conf)
+ *
+ *   NodeAllocationPolicy=NAME     default FIRSTAVAILABLE
+ *       The cluster's Maui node allocation policy (policy.h). Not Maui's
+ *       default LASTAVAILABLE: FIRSTAVAILABLE is Slurm's own order (lower
+ *       Weight, then node order), so loading the plugin alone changes
+ *       which nodes jobs get in no way.
+ *   PriorityF=EXPR                no default
+ *       The PRIORITYF expression of policy PRIORITY (priorityf.h). Needed
+ *       when NodeAllocationPolicy=PRIORITY or jobs may ask for PRIORITY;
+ *       refused otherwise (it would have no effect: most likely a policy
+ *       line is missing; Maui ignores it silently).
+ *   AllowJobPolicies=NONE|ALL|NAME[,NAME...]    default NONE
+ *       The policies a job may ask for instead of the cluster's (the
+ *       cluster's own is always allowed: asking for it changes nothing).
+ *       A list, not yes/no, so a site can allow FASTEST without letting
+ *       every job scatter itself with LASTAVAILABLE. A job asking for
+ *       PRIORITY gets the cluster's PriorityF; jobs do not bring their
+ *       own expression.
+ *   NodeName=HOSTLIST Speed=NUMBER          Speed default 1.0
+ *       A node's relative speed (Maui's NODECFG SPEED): read by FASTEST,
+ *       MAXBALANCE and PRIORITYF's SPEED. NUMBER > 0, written as a
+ *       PRIORITYF coefficient ("2", "0.5", ".75", "1e3"). Speed is the
+ *       only node attribute here: everything else the policies and
+ *       PRIORITYF read (CPUs, RealMemory, TmpDisk, Weight, Gres, load,
+ *       running jobs) comes from slurm.conf or slurmctld, and Maui's
+ *       PRIORITY, PREF, ... are refused by priorityf.h. A node may be
+ *       named once in the whole file; NodeName=DEFAULT is refused (a node
+ *       not named keeps 1.0). Whether every named node exists is the
+ *       caller's check: it knows the node list, this parser does not.
+ *
+ * Errors
+ *   Parsing stops at the first error, in line order (checks between
+ *   keys run once the whole file is read, and name the line of the
+ *   setting that has to change). The message is one line without a
+ *   newline, "FILE:LINE: KEY=VALUE: what is wrong", e.g.
+ *     bucket.conf:4: NodeAllocationPolicy=FASTESTT: unknown policy
+ *     (expected one of FIRSTAVAILABLE, LASTAVAILABLE, ...)
+ *   with KEY as written; a VALUE with blanks is shown in double quotes,
+ *   unprintable bytes as '?', and a VALUE over 160 bytes cut with "...".
+ *   PriorityF errors add the 1-based column inside the value:
+ *     bucket.conf:3: PriorityF="SPEED - 5*USAGE": column 11 ('USAGE'):
+ *     Maui component with no Slurm equivalent
+ *   The message goes into the caller's buffer (nothing here logs):
+ *   SB_BUCKET_CONF_ERRLEN bytes hold any message whose file name is
+ *   shorter than 256 bytes; a smaller buffer gets it truncated.
+ *
+ * Use for a reconfigure: parse the new file into a new object; if that
+ * fails, log the message and keep the old object (nothing is shared).
+ *
+ * Operations (L bytes of text, N node names, P policies):
+ *   sb_bucket_conf_load / parse     O(L + N log N)
+ *   sb_bucket_conf_free             O(N)
+ *   sb_bucket_conf_check            O(N)
+ *   sb_bucket_conf_policy           O(1)
+ *   sb_bucket_conf_priorityf        O(1)
+ *   sb_bucket_conf_job_allowed      O(1)
+ *   sb_bucket_conf_job_policy       O(P + len(PriorityF))
+ *   sb_bucket_conf_node             O(log N)  by name
+ *   sb_bucket_conf_node_count / at  O(1)
+ *   sb_bucket_conf_fmt              O(N log N)
+ */
+#ifndef SB_BUCKET_CONF_H
+#define SB_BUCKET_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "policy.h"
+#include "priorityf.h"
+
+/* An error buffer of this size holds every message (see above). */
+#define SB_BUCKET_CONF_ERRLEN 1024
+
+/* Speed of a node that bucket.conf does not name (node.h's default). */
+#define SB_BUCKET_CONF_DEFAULT_SPEED 1.0
+
+typedef struct sb_bucket_conf sb_bucket_conf_t;
+
+/* The attributes of one node named on a NodeName= line. */
+typedef struct {
+	const char *name;
+	double speed;			/* > 0, finite */
+	size_t line;			/* the NodeName= line that named it */
+} sb_bucket_conf_node_t;
+
+/*
+ * Read the file @path. Returns a new configuration, or NULL with errno
+ *   EINVAL  bad content (the message in @err), or a NULL @path
+ *   ENOMEM  out of memory
+ *   any errno of fopen() or fread() (ENOENT, EACCES, EISDIR, EIO, ...);
+ *           the message is then "PATH: strerror"
+ * @err (may be NULL) gets a NUL-terminated message of at most @errlen
+ * bytes on failure and is left alone on success. A NUL byte in the file
+ * is an error (EINVAL). O(L + N log N).
+ */
+sb_bucket_conf_t *sb_bucket_conf_load(const char *path, char *err,
+				      size_t errlen);
+
+/*
+ * The same on the text @text, with @name standing for the file name in
+ * messages (NULL: "bucket.conf"). An empty @text gives the defaults.
+ * Returns a new configuration, or NULL with errno EINVAL (bad content,
+ * or a NULL @text) or ENOMEM.
+ */
+sb_bucket_conf_t *sb_bucket_conf_parse(const char *text, const char *name,
+				       char *err, size_t errlen);
+
+/* Free @c; NULL is fine. */
+void sb_bucket_conf_free(sb_bucket_conf_t *c);
+
+/*
+ * Verify the invariants: a valid cluster policy; PriorityF present iff
+ * the cluster policy or an allowed job policy is PRIORITY, and then it
+ * equals the cluster policy's expression when that is PRIORITY; job
+ * policies within the known ones; nodes sorted by strcmp(), unique,
+ * named, with a finite speed > 0 and a line > 0. Returns 0, or -1 with
+ * errno EFAULT (EINVAL for NULL). O(N).
+ */
+int sb_bucket_conf_check(const sb_bucket_conf_t *c);
+
+/*
+ * The cluster's policy, ready for sb_place() (for PRIORITY its
+ * expression is PriorityF). Valid until sb_bucket_conf_free(). O(1).
+ */
+const sb_policy_t *sb_bucket_conf_policy(const sb_bucket_conf_t *c);
+
+/* PriorityF, or NULL when the file sets none. O(1). */
+const sb_priorityf_t *sb_bucket_conf_priorityf(const sb_bucket_conf_t *c);
+
+/*
+ * true if a job may ask for policy @kind: it is the cluster's policy or
+ * AllowJobPolicies lists it (false for an out-of-range @kind). O(1).
+ */
+bool sb_bucket_conf_job_allowed(const sb_bucket_conf_t *c,
+				sb_policy_kind_t kind);
+
+/*
+ * The policy for a job that asks for @name (case-insensitive), in *out.
+ * Returns 0, or -1 with errno ENOENT (no such policy), EPERM (not
+ * allowed to jobs) or EINVAL (a NULL argument); *out is unchanged on
+ * failure. O(P + len(PriorityF)).
+ */
+int sb_bucket_conf_job_policy(const sb_bucket_conf_t *c, const char *name,
+			      sb_policy_t *out);
+
+/*
+ * The attributes of node @name (exact, case-sensitive, as Slurm node
+ * names), or NULL with errno ENOENT when the file does not name it (its
+ * speed is then SB_BUCKET_CONF_DEFAULT_SPEED). Valid until
+ * sb_bucket_conf_free(). O(log N).
+ */
+const sb_bucket_conf_node_t *sb_bucket_conf_node(const sb_bucket_conf_t *c,
+						 const char *name);
+
+/*
+ * The nodes the file names, in strcmp() order of their names: @i in
+ * [0, count). sb_bucket_conf_node_at() returns NULL with errno ERANGE
+ * for i >= count. O(1).
+ */
+size_t sb_bucket_conf_node_count(const sb_bucket_conf_t *c);
+const sb_bucket_conf_node_t *sb_bucket_conf_node_at(const sb_bucket_conf_t *c,
+						    size_t i);
+
+/*
+ * Every effective setting, defaults included, in bucket.conf syntax
+ * (parsing it back gives the same configuration), one per line, each
+ * ending in '\n':
+ *
+ *   NodeAllocationPolicy=FIRSTAVAILABLE
+ *   PriorityF=SPEED-10*JOBCOUNT          (only when set: no default)
+ *   AllowJobPolicies=NONE
+ *   NodeName=n[1-4,9] Speed=2            (one line per speed, slowest
+ *                                         first, names in hostlist order)
+ *
+ * PriorityF in sb_priorityf_fmt()'s form; AllowJobPolicies as NONE, ALL
+ * (every policy is allowed, counting the cluster's) or the list in
+ * policy.h order without the cluster's policy; speeds in the shortest
+ * form that reads back exactly. A string to free(), or NULL with errno
+ * ENOMEM (EINVAL for NULL). O(N log N).
+ */
+char *sb_bucket_conf_fmt(const sb_bucket_conf_t *c);
+
+#endif /* SB_BUCKET_CONF_H */
