@@ -28,6 +28,7 @@ int sb_node_init(sb_node_t *n, uint32_t index, const char *name)
 	n->weight = 1;
 	n->speed = 1.0;
 	n->state = SB_NODE_IDLE;
+	n->busy_until = SB_TIME_INFINITE;	/* a busy node stays busy */
 	return 0;
 }
 
@@ -236,13 +237,6 @@ sb_pool_t sb_node_pool(const sb_node_t *n, int64_t now, int64_t *next_start)
 	if (next_start)
 		*next_start = n->busy[i].start;
 	return SB_POOL_LATER;
-}
-
-int64_t sb_time_add(int64_t now, int64_t limit)
-{
-	if (limit >= SB_TIME_INFINITE - now)
-		return SB_TIME_INFINITE;
-	return now + limit;
 }
 
 int sb_gres_parse(const char *s, sb_gres_t *g)

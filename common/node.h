@@ -33,10 +33,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sb_time.h"
+
 #include "bitmap.h"
 #include "node_feature.h"
 
-#define SB_TIME_INFINITE INT64_MAX
 
 typedef enum {
 	SB_NODE_IDLE,
@@ -83,6 +84,8 @@ typedef struct {
 	sb_node_state_t state;
 	double load;			/* 1-minute load average */
 	uint32_t run_jobs;
+	int64_t busy_until;		/* when a busy node's jobs end, or
+					 * SB_TIME_INFINITE (unknown) */
 	sb_window_t *busy;		/* sorted by start, disjoint */
 	size_t nbusy;
 } sb_node_t;
@@ -126,8 +129,6 @@ bool sb_node_usable(const sb_node_t *n);
  */
 sb_pool_t sb_node_pool(const sb_node_t *n, int64_t now, int64_t *next_start);
 
-/* now + limit, clamped at SB_TIME_INFINITE. */
-int64_t sb_time_add(int64_t now, int64_t limit);
 
 /*
  * Parse a gres spec "name[:type]:count" or "name[:type]" (count 1) into

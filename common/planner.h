@@ -91,13 +91,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sb_time.h"	/* sb_time_add(): window ends saturate */
+
 typedef struct sb_planner sb_planner_t;
 
-/* a + b for b >= 0, saturating at INT64_MAX (the end of a window). */
-static inline int64_t sb_time_add(int64_t a, int64_t b)
-{
-	return a > 0 && b > INT64_MAX - a ? INT64_MAX : a + b;
-}
 
 /*
  * A planner of @total units over [@base, @base + @horizon). Returns it, or

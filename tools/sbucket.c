@@ -17,6 +17,8 @@ static const struct {
 } cmds[] = {
 	{ "place", sbucket_place_main,
 	  "place jobs on a node list offline (node buckets, policies)" },
+	{ "backfill", sbucket_backfill_main,
+	  "plan jobs by conservative backfill offline (WILL_RUN)" },
 	{ "fairshare", sbucket_fairshare_main,
 	  "compute and explain fair share for an association tree" },
 };

@@ -21,5 +21,6 @@ typedef int sbucket_cmd_f(int argc, char **argv);
 /* Subcommands, one per file. */
 extern sbucket_cmd_f sbucket_place_main;
 extern sbucket_cmd_f sbucket_fairshare_main;
+extern sbucket_cmd_f sbucket_backfill_main;
 
 #endif /* SBUCKET_H */

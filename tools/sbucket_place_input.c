@@ -332,6 +332,18 @@ static int _node_key(const char *path, size_t line, const char *tok,
 		if (_uint(val, UINT32_MAX, &v))
 			goto not_count;
 		t->run_jobs = (uint32_t) v;
+	} else if (!strcasecmp(key, "BusyUntil")) {
+		/* Seconds from 0, like Busy=; only 'sbucket backfill' uses it. */
+		if (!strcasecmp(val, "UNLIMITED") ||
+		    !strcasecmp(val, "INFINITE")) {
+			t->busy_until = SB_TIME_INFINITE;
+		} else if (!_uint(val, INT64_MAX, &v)) {
+			t->busy_until = (int64_t) v;
+		} else {
+			_bad(path, line, tok, "not a time (seconds from 0, "
+			     "or UNLIMITED)");
+			return -1;
+		}
 	} else if (!strcasecmp(key, "Busy")) {
 		char *copy = strdup(val), *save = NULL, *f, *dash, *end;
 		long long a, b;
@@ -365,7 +377,7 @@ bad_busy:
 		_bad(path, line, tok, "unknown node key (known: "
 		     "NodeName, CPUs, Sockets, CoresPerSocket, "
 		     "ThreadsPerCore, RealMemory, TmpDisk, Features, Gres, "
-		     "Weight, State, Load, Speed, Jobs, Busy)");
+		     "Weight, State, Load, Speed, Jobs, Busy, BusyUntil)");
 		return -1;
 	}
 	return 0;
@@ -390,6 +402,7 @@ static int _copy_node(sb_node_t *n, const sb_node_t *t)
 	n->state = t->state;
 	n->load = t->load;
 	n->run_jobs = t->run_jobs;
+	n->busy_until = t->busy_until;
 	for (i = 0; i < t->nfeatures; i++)
 		if (sb_node_add_feature(n, t->features[i]))
 			return -1;
@@ -408,7 +421,7 @@ static int _node_line(const char *path, size_t line, char **tok, size_t nt,
 	sb_node_t t;
 	char **names = NULL, *val, key[64];
 	size_t nn = 0, i, errpos, first = cl->n, dup;
-	const char *msg;
+	const char *msg, *until_tok = NULL;
 	int have_cpus = 0, rc = -1;
 	sb_node_t *nv;
 
@@ -426,6 +439,20 @@ static int _node_line(const char *path, size_t line, char **tok, size_t nt,
 		if (_node_key(path, line, tok[i], key, val + 1, &t,
 			      &have_cpus))
 			goto out;
+		if (!strcasecmp(key, "BusyUntil")) {
+			if (until_tok) {
+				_bad(path, line, tok[i],
+				     "BusyUntil= given twice");
+				goto out;
+			}
+			until_tok = tok[i];
+		}
+	}
+	/* Only a busy node has running jobs that end. */
+	if (until_tok && t.state != SB_NODE_ALLOCATED && !t.run_jobs) {
+		_bad(path, line, until_tok, "BusyUntil= is for busy nodes "
+		     "(State=ALLOCATED or Jobs=N)");
+		goto out;
 	}
 	if (!have_cpus)
 		t.cpus = (uint32_t) t.sockets * t.cores * t.threads;

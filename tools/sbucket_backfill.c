@@ -1,0 +1,290 @@
+/*
+ * sbucket_backfill.c - 'sbucket backfill': conservative backfill offline.
+ *
+ * Copyright (C) 2026 The slurm-buckets authors.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Jobs are planned in file order (file order is priority order) with the
+ * WILL_RUN engine the select plugin uses (common/will_run.h): each job
+ * gets the earliest start at which it fits without moving the window of
+ * any job planned before it, and its nodes are then busy for its window.
+ *
+ * The nodes file is the one of 'sbucket place' (read by
+ * tools/sbucket_place_input.c); its BusyUntil=T key, the time the jobs
+ * running on a busy node end, matters only here.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bucket.h"
+#include "hostlist_fmt.h"
+#include "policy.h"
+#include "sbucket.h"
+#include "sbucket_place_input.h"
+#include "will_run.h"
+
+static void _usage(FILE *f)
+{
+	fprintf(f,
+"Usage: sbucket backfill [OPTIONS] NODES_FILE JOBS_FILE\n"
+"\n"
+"Conservative backfill: plan the jobs of JOBS_FILE in order (file order\n"
+"is priority order) on the nodes of NODES_FILE. Each job gets the\n"
+"earliest start at which it fits without moving the planned window of\n"
+"any job before it; its nodes are then busy for its time limit. Print\n"
+"one line per job: JobId|Start|End|Nodes|Result\n"
+"  Start, End  seconds (End = Start + time limit; 'inf' without a limit)\n"
+"  Nodes       the nodes of each chunk as a hostlist, chunks joined by '+'\n"
+"  Result      run (starts now), later, or never (no start exists)\n"
+"Nodes are whole and exclusive. -w and --contiguous are not supported.\n"
+"\n"
+"Options:\n"
+"  --now=T            the current time in seconds (default 0)\n"
+"  --policy=NAME      node allocation policy (see 'sbucket place --help');\n"
+"                     orders buckets, Weight first\n"
+"  --priorityf=EXPR   PRIORITY's expression\n"
+"  --noheader         do not print the header line\n"
+"  -h, --help         this text\n"
+"\n"
+"NODES_FILE: as for 'sbucket place', plus\n"
+"  BusyUntil=T        on a busy node (State=ALLOCATED or Jobs=N): its jobs\n"
+"                     end at T seconds (UNLIMITED: never). Without it a\n"
+"                     busy node stays busy. A time at or before --now is\n"
+"                     taken as now + 1 (the job is overdue, about to end).\n"
+"  Busy=START-END     reservations: the node cannot be used then.\n"
+"  State=DOWN|DRAINED nodes are never free.\n"
+"JOBS_FILE: as for 'sbucket place'; -t is the time limit (no -t: none).\n"
+"'#' starts a comment. Exit status: 0, 1 for bad input, 2 for usage.\n");
+}
+
+/*
+ * When each node is free of its running jobs: a busy node (State=ALLOCATED
+ * or Jobs=N) at its BusyUntil= (unknown: never), any other node now.
+ */
+static void _busy_until(const sbp_cluster_t *cl, int64_t *until)
+{
+	size_t i;
+
+	for (i = 0; i < cl->n; i++) {
+		const sb_node_t *n = &cl->nodes[i];
+
+		until[i] = n->state == SB_NODE_ALLOCATED || n->run_jobs ?
+			n->busy_until : 0;
+	}
+}
+
+/* ---------------------------------------------------------------- */
+/* Output                                                            */
+
+/* Hostlist order, as 'sbucket place': prefix, then trailing number. */
+static int _natural(const void *pa, const void *pb)
+{
+	const char *a = *(char *const *) pa, *b = *(char *const *) pb;
+	size_t la = strlen(a), lb = strlen(b), da = la, db = lb;
+
+	while (da > 0 && a[da - 1] >= '0' && a[da - 1] <= '9')
+		da--;
+	while (db > 0 && b[db - 1] >= '0' && b[db - 1] <= '9')
+		db--;
+	if (da != db || strncmp(a, b, da))
+		return strcmp(a, b);
+	if (la - da != lb - db)
+		return la - da < lb - db ? -1 : 1;
+	return strcmp(a + da, b + db);
+}
+
+static int _print_nodes(const sbp_cluster_t *cl, const sb_placement_t *pl)
+{
+	char **names, *hl;
+	size_t c, k;
+	int64_t i;
+
+	if (!(names = malloc((cl->n + 1) * sizeof(*names))))
+		return -1;
+	for (c = 0; c < pl->nchunks; c++) {
+		k = 0;
+		for (i = sb_bitmap_first_set(pl->nodes[c]); i >= 0;
+		     i = sb_bitmap_next_set(pl->nodes[c], (size_t) i + 1))
+			names[k++] = cl->nodes[i].name;
+		qsort(names, k, sizeof(*names), _natural);
+		if (!(hl = sb_hostlist_fmt(names, k))) {
+			free(names);
+			return -1;
+		}
+		printf("%s%s", c ? "+" : "", hl);
+		free(hl);
+	}
+	free(names);
+	return 0;
+}
+
+static void _print_time(int64_t t)
+{
+	if (t == SB_TIME_INFINITE)
+		printf("inf");
+	else
+		printf("%" PRId64, t);
+}
+
+/* ---------------------------------------------------------------- */
+
+int sbucket_backfill_main(int argc, char **argv)
+{
+	const char *policy = "FIRSTAVAILABLE", *priorityf = NULL;
+	const char *files[2], *msg = NULL;
+	int nfiles = 0, header = 1, i, rc = SBUCKET_EXIT_INPUT;
+	int64_t now = 0, *until = NULL;
+	sb_policy_t pol;
+	sbp_cluster_t cl = { 0 };
+	sb_bucket_set_t *set = NULL;
+	sb_will_run_t *w = NULL;
+	FILE *jf = NULL;
+	char *buf = NULL, *end;
+	size_t cap = 0, line = 0, errpos = 0;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			_usage(stdout);
+			return SBUCKET_EXIT_OK;
+		} else if (!strncmp(a, "--policy=", 9)) {
+			policy = a + 9;
+		} else if (!strncmp(a, "--priorityf=", 12)) {
+			priorityf = a + 12;
+		} else if (!strncmp(a, "--now=", 6)) {
+			long long v;
+
+			errno = 0;
+			v = strtoll(a + 6, &end, 10);
+			if (!isdigit((unsigned char) a[6]) || *end || errno ||
+			    v == INT64_MAX) {
+				fprintf(stderr, "sbucket backfill: --now: "
+					"not a time in seconds >= 0: '%s'\n",
+					a + 6);
+				return SBUCKET_EXIT_USAGE;
+			}
+			now = v;
+		} else if (!strcmp(a, "--noheader")) {
+			header = 0;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "sbucket backfill: unknown option "
+				"'%s'\nTry 'sbucket backfill --help'.\n", a);
+			return SBUCKET_EXIT_USAGE;
+		} else if (nfiles < 2) {
+			files[nfiles++] = a;
+		} else {
+			fprintf(stderr, "sbucket backfill: too many arguments "
+				"('%s')\nTry 'sbucket backfill --help'.\n", a);
+			return SBUCKET_EXIT_USAGE;
+		}
+	}
+	if (nfiles != 2) {
+		fprintf(stderr, "sbucket backfill: expected NODES_FILE and "
+			"JOBS_FILE\nTry 'sbucket backfill --help'.\n");
+		return SBUCKET_EXIT_USAGE;
+	}
+	if (sb_policy_init(&pol, policy, priorityf, &errpos, &msg)) {
+		if (errno == ENOENT)
+			fprintf(stderr, "sbucket backfill: unknown policy "
+				"'%s'\n", policy);
+		else if (priorityf && msg && strstr(msg, "PRIORITYF") == NULL)
+			fprintf(stderr, "sbucket backfill: --priorityf: "
+				"column %zu: %s: '%s'\n", errpos + 1, msg,
+				priorityf + errpos);
+		else
+			fprintf(stderr, "sbucket backfill: %s\n", msg ? msg :
+				"bad policy");
+		return SBUCKET_EXIT_USAGE;
+	}
+	/* Results and a later error keep their order when both are piped. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (sbp_read_nodes(files[0], &cl))
+		return SBUCKET_EXIT_INPUT;
+	if (!(until = malloc((cl.n + 1) * sizeof(*until))))
+		goto oom;
+	_busy_until(&cl, until);
+	if (!(set = sb_bucket_set_create(cl.nodes, cl.n, now)) ||
+	    !(w = sb_will_run_create(set, now, INT64_MAX - now, until)))
+		goto oom;
+	if (!(jf = fopen(files[1], "r"))) {
+		fprintf(stderr, "sbucket: %s: %s\n", files[1], strerror(errno));
+		goto out;
+	}
+	while (getline(&buf, &cap, jf) >= 0) {
+		sb_will_run_result_t res;
+		sbp_job_t job;
+		int got;
+
+		line++;
+		if ((got = sbp_parse_job(files[1], line, buf, &cl, &job)) < 0)
+			goto out;
+		if (!got)
+			continue;
+		if ((job.req.required && !sb_bitmap_empty(job.req.required)) ||
+		    job.req.contiguous) {
+			fprintf(stderr, "sbucket: %s:%zu: job %s: -w and "
+				"--contiguous are not supported by backfill\n",
+				files[1], line, job.jobid);
+			sbp_job_fini(&job);
+			goto out;
+		}
+		got = sb_will_run_query(w, &job.req, &pol, NULL, now, &res);
+		if (got && errno != ENOENT) {
+			fprintf(stderr, "sbucket: %s:%zu: job %s: %s\n",
+				files[1], line, job.jobid, strerror(errno));
+			sbp_job_fini(&job);
+			goto out;
+		}
+		/* Printed late: a bad first line gives an error only. */
+		if (header) {
+			printf("JobId|Start|End|Nodes|Result\n");
+			header = 0;
+		}
+		if (got) {
+			printf("%s||||never\n", job.jobid);
+			sbp_job_fini(&job);
+			continue;
+		}
+		printf("%s|", job.jobid);
+		_print_time(res.start);
+		printf("|");
+		_print_time(res.end);
+		printf("|");
+		if (_print_nodes(&cl, &res.pl) || sb_will_run_commit(w, &res)) {
+			sb_will_run_result_fini(&res);
+			sbp_job_fini(&job);
+			goto oom;
+		}
+		printf("|%s\n", res.start == now ? "run" : "later");
+		sb_will_run_result_fini(&res);
+		sbp_job_fini(&job);
+	}
+	if (ferror(jf)) {
+		fprintf(stderr, "sbucket: %s: %s\n", files[1], strerror(errno));
+		goto out;
+	}
+	if (header)
+		printf("JobId|Start|End|Nodes|Result\n");
+	rc = SBUCKET_EXIT_OK;
+	goto out;
+oom:
+	fprintf(stderr, "sbucket: out of memory\n");
+out:
+	if (fflush(stdout) && rc == SBUCKET_EXIT_OK)
+		rc = SBUCKET_EXIT_INPUT;
+	free(buf);
+	if (jf)
+		fclose(jf);
+	sb_will_run_destroy(w);
+	sb_bucket_set_destroy(set);
+	free(until);
+	sbp_cluster_fini(&cl);
+	return rc;
+}
