@@ -961,25 +961,6 @@ static void _fmt_double(char *buf, size_t cap, double d)
 		snprintf(buf, cap, "%.17g", d);
 }
 
-/*
- * Hostlist order: by the text before the trailing digits, then by their
- * value ("n9" before "n10"), so runs compress into ranges.
- */
-static int _natural(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), da = la, db = lb;
-
-	while (da && isdigit((unsigned char) a[da - 1]))
-		da--;
-	while (db && isdigit((unsigned char) b[db - 1]))
-		db--;
-	if (da != db || strncmp(a, b, da))
-		return strcmp(a, b);
-	if (la - da != lb - db)
-		return la - da < lb - db ? -1 : 1;
-	return strcmp(a + da, b + db);
-}
-
 static int _by_speed_name(const void *pa, const void *pb)
 {
 	const sb_bucket_conf_node_t *a = *(const sb_bucket_conf_node_t *
@@ -989,7 +970,7 @@ static int _by_speed_name(const void *pa, const void *pb)
 
 	if (a->speed != b->speed)
 		return a->speed < b->speed ? -1 : 1;
-	return _natural(a->name, b->name);
+	return sb_hostlist_cmp(a->name, b->name);
 }
 
 char *sb_bucket_conf_fmt(const sb_bucket_conf_t *c)

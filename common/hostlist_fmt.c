@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -238,6 +239,22 @@ static _split_t _split(const char *name)
 		sp.lz = name[i] == '0' && sp.digits > 1;
 	}
 	return sp;
+}
+
+int sb_hostlist_cmp(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), da = la, db = lb;
+
+	while (da && isdigit((unsigned char) a[da - 1]))
+		da--;
+	while (db && isdigit((unsigned char) b[db - 1]))
+		db--;
+	if (da != db || strncmp(a, b, da))
+		return strcmp(a, b);
+	/* Same prefix: fewer digits is smaller, then digit by digit. */
+	if (la - da != lb - db)
+		return la - da < lb - db ? -1 : 1;
+	return strcmp(a + da, b + db);
 }
 
 static void _add_num(sb_strbuf_t *o, unsigned long long v, size_t width)

@@ -33,6 +33,13 @@ int sb_hostlist_expand(const char *s, char ***names, size_t *n,
 void sb_hostlist_free(char **names, size_t n);
 
 /*
+ * Hostlist order, as Slurm sorts names: by the text before the trailing
+ * number, then by that number ("n9" before "n10"; with equal values, the
+ * shorter digit string first). A strcmp()-style result. O(length).
+ */
+int sb_hostlist_cmp(const char *a, const char *b);
+
+/*
  * Compress @names (in the given order) into a hostlist: consecutive
  * names sharing a prefix and numeric suffixes in ascending order share
  * one bracket, e.g. n2861 n2862 n2863 n2864 -> "n[2861-2864]". "" for

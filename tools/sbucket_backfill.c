@@ -82,48 +82,6 @@ static void _busy_until(const sbp_cluster_t *cl, int64_t *until)
 /* ---------------------------------------------------------------- */
 /* Output                                                            */
 
-/* Hostlist order, as 'sbucket place': prefix, then trailing number. */
-static int _natural(const void *pa, const void *pb)
-{
-	const char *a = *(char *const *) pa, *b = *(char *const *) pb;
-	size_t la = strlen(a), lb = strlen(b), da = la, db = lb;
-
-	while (da > 0 && a[da - 1] >= '0' && a[da - 1] <= '9')
-		da--;
-	while (db > 0 && b[db - 1] >= '0' && b[db - 1] <= '9')
-		db--;
-	if (da != db || strncmp(a, b, da))
-		return strcmp(a, b);
-	if (la - da != lb - db)
-		return la - da < lb - db ? -1 : 1;
-	return strcmp(a + da, b + db);
-}
-
-static int _print_nodes(const sbp_cluster_t *cl, const sb_placement_t *pl)
-{
-	char **names, *hl;
-	size_t c, k;
-	int64_t i;
-
-	if (!(names = malloc((cl->n + 1) * sizeof(*names))))
-		return -1;
-	for (c = 0; c < pl->nchunks; c++) {
-		k = 0;
-		for (i = sb_bitmap_first_set(pl->nodes[c]); i >= 0;
-		     i = sb_bitmap_next_set(pl->nodes[c], (size_t) i + 1))
-			names[k++] = cl->nodes[i].name;
-		qsort(names, k, sizeof(*names), _natural);
-		if (!(hl = sb_hostlist_fmt(names, k))) {
-			free(names);
-			return -1;
-		}
-		printf("%s%s", c ? "+" : "", hl);
-		free(hl);
-	}
-	free(names);
-	return 0;
-}
-
 static void _print_time(int64_t t)
 {
 	if (t == SB_TIME_INFINITE)
@@ -257,7 +215,8 @@ int sbucket_backfill_main(int argc, char **argv)
 		printf("|");
 		_print_time(res.end);
 		printf("|");
-		if (_print_nodes(&cl, &res.pl) || sb_will_run_commit(w, &res)) {
+		if (sbp_print_placement(&cl, &res.pl) ||
+		    sb_will_run_commit(w, &res)) {
 			sb_will_run_result_fini(&res);
 			sbp_job_fini(&job);
 			goto oom;

@@ -69,55 +69,6 @@ static void _usage(FILE *f)
 }
 
 /*
- * Name order as Slurm sorts hostlists: by the text before the trailing
- * number, then by that number ("n9" before "n10").
- */
-static int _natural(const void *pa, const void *pb)
-{
-	const char *a = *(char *const *) pa, *b = *(char *const *) pb;
-	size_t la = strlen(a), lb = strlen(b), da = la, db = lb;
-	int c;
-
-	while (da > 0 && a[da - 1] >= '0' && a[da - 1] <= '9')
-		da--;
-	while (db > 0 && b[db - 1] >= '0' && b[db - 1] <= '9')
-		db--;
-	if (da != db || (c = strncmp(a, b, da)))
-		return strcmp(a, b);
-	/* Same prefix: fewer digits is smaller, then digit by digit. */
-	if (la - da != lb - db)
-		return la - da < lb - db ? -1 : 1;
-	return strcmp(a + da, b + db);
-}
-
-/* Print the chunks of a placement as hostlists joined by '+'. */
-static int _print_nodes(const sbp_cluster_t *cl, const sb_placement_t *pl)
-{
-	char **names;
-	size_t c, k;
-	int64_t i;
-	char *hl;
-
-	if (!(names = malloc((cl->n + 1) * sizeof(*names))))
-		return -1;
-	for (c = 0; c < pl->nchunks; c++) {
-		k = 0;
-		for (i = sb_bitmap_first_set(pl->nodes[c]); i >= 0;
-		     i = sb_bitmap_next_set(pl->nodes[c], (size_t) i + 1))
-			names[k++] = cl->nodes[i].name;
-		qsort(names, k, sizeof(*names), _natural);
-		if (!(hl = sb_hostlist_fmt(names, k))) {
-			free(names);
-			return -1;
-		}
-		printf("%s%s", c ? "+" : "", hl);
-		free(hl);
-	}
-	free(names);
-	return 0;
-}
-
-/*
  * The speeds of bucket.conf replace the nodes file's. A node it names
  * that the nodes file lacks is an error (a typo would silently change
  * nothing); the earliest such line is reported.
@@ -287,7 +238,7 @@ int sbucket_place_main(int argc, char **argv)
 			header = 0;
 		}
 		printf("%s|", job.jobid);
-		if (pl.result == SB_PLACE_RUN && _print_nodes(&cl, &pl)) {
+		if (pl.result == SB_PLACE_RUN && sbp_print_placement(&cl, &pl)) {
 			fprintf(stderr, "sbucket: out of memory\n");
 			sb_placement_fini(&pl);
 			sbp_job_fini(&job);

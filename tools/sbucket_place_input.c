@@ -1046,3 +1046,33 @@ out:
 		sbp_job_fini(job);
 	return rc;
 }
+
+static int _hostlist_order(const void *pa, const void *pb)
+{
+	return sb_hostlist_cmp(*(char *const *) pa, *(char *const *) pb);
+}
+
+int sbp_print_placement(const sbp_cluster_t *cl, const sb_placement_t *pl)
+{
+	char **names, *hl;
+	size_t c, k;
+	int64_t i;
+
+	if (!(names = malloc((cl->n + 1) * sizeof(*names))))
+		return -1;
+	for (c = 0; c < pl->nchunks; c++) {
+		k = 0;
+		for (i = sb_bitmap_first_set(pl->nodes[c]); i >= 0;
+		     i = sb_bitmap_next_set(pl->nodes[c], (size_t) i + 1))
+			names[k++] = cl->nodes[i].name;
+		qsort(names, k, sizeof(*names), _hostlist_order);
+		if (!(hl = sb_hostlist_fmt(names, k))) {
+			free(names);
+			return -1;
+		}
+		printf("%s%s", c ? "+" : "", hl);
+		free(hl);
+	}
+	free(names);
+	return 0;
+}

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "node.h"
+#include "place.h"
 
 typedef struct {
 	sb_node_t *nodes;		/* nodes[i].index == i, file order */
@@ -32,6 +33,12 @@ typedef struct {
 int sbp_read_nodes(const char *path, sbp_cluster_t *cl);
 
 void sbp_cluster_fini(sbp_cluster_t *cl);
+
+/*
+ * Print the chunks of a placement to stdout as hostlists of their node
+ * names, in hostlist order, joined by '+'. 0, or -1 with errno ENOMEM.
+ */
+int sbp_print_placement(const sbp_cluster_t *cl, const sb_placement_t *pl);
 
 /* Index of the node called @name, or -1. O(log n). */
 long sbp_find_node(const sbp_cluster_t *cl, const char *name);
