@@ -4,7 +4,8 @@
 #
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
-. "$(dirname "$0")/harness.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/testsuite/cluster/harness.sh"
 
 show() { echo; echo "\$ $*"; "$@"; }
 
@@ -34,9 +35,18 @@ show squeue -o '%.4i %.8u %.8a %.8T %.4D %N'
 wait_for 60 sh -c '[ -z "$(squeue -h)" ]'
 show sacct -a -X -o JobID,User,Account,State,NodeList,Elapsed
 show sshare -a -o Account,User,RawShares,NormShares,RawUsage,FairShare
-if [ -x "${SBUCKET:-}" ]; then
-	show "$SBUCKET" --version
-fi
 sb_cluster_stop
 echo
 echo "demo: cluster stopped; every daemon gone: $(sb_all_gone && echo yes || echo NO)"
+
+# Offline: what the library under the plugins decides, and why.
+if [ -x "${SBUCKET:-}" ]; then
+	ex=$top/etc/examples
+	echo
+	echo "demo: offline runs on $ex (see sbucket(1))"
+	show "$SBUCKET" --version
+	show "$SBUCKET" place "$ex/nodes.conf" "$ex/jobs.txt"
+	show "$SBUCKET" backfill "$ex/nodes.conf" "$ex/jobs.txt"
+	show "$SBUCKET" fairshare --algorithm=fair_tree --explain=alice,erin \
+		"$ex/assoc.txt"
+fi
