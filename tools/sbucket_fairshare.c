@@ -23,6 +23,7 @@
 #include "fairshare_level.h"
 #include "fairshare_tree.h"
 #include "sbucket.h"
+#include "sbucket_fairshare_live.h"
 
 #define PROG "sbucket"
 #define MAX_LINE 4096
@@ -44,9 +45,13 @@ static void _usage(FILE *f)
 	fprintf(f,
 "Usage: sbucket fairshare --algorithm=ALG [--levels=N] [--dampening=D]\n"
 "                         [--explain=USER[,USER2]] FILE\n"
+"       sbucket fairshare [OPTIONS]          (the live cluster)\n"
 "\n"
 "Compute fair share for the association tree in FILE ('-' for standard\n"
-"input) as Slurm does, and print it like 'sshare -l -P'.\n"
+"input) as Slurm does, and print it like 'sshare -l -P'. Without FILE the\n"
+"tree, shares and usage come from the running slurmctld (through sshare)\n"
+"and, unless given, the algorithm, levels and dampening from its\n"
+"configuration (PriorityType=priority/bucket, through scontrol).\n"
 "\n"
 "  --algorithm=ALG   level_based (Slurm 14.11 LEVEL_BASED), fair_tree\n"
 "                    (Slurm 22.05 Fair Tree) or classic (pre-Fair Tree)\n"
@@ -125,6 +130,36 @@ static int _parse_long(const char *s, long lo, long hi, long *out)
 	return 0;
 }
 
+/*
+ * The live cluster's algorithm, and its levels / dampening unless given
+ * on the command line. -1 after one error line.
+ */
+static int _live_params(struct opts *o)
+{
+	int alg, levels;
+	long damp;
+
+	if (sbucket_fairshare_live_params(&alg, &levels, &damp) < 0)
+		return -1;
+	switch (alg) {
+	case SB_FS_LEVEL_BASED:
+		o->algorithm = ALG_LEVEL;
+		break;
+	case SB_FS_FAIR_TREE:
+		o->algorithm = ALG_TREE;
+		break;
+	default:
+		o->algorithm = ALG_CLASSIC;
+		break;
+	}
+	/* the cluster's own values are not a usage error for the others */
+	if (!o->levels_set && o->algorithm == ALG_LEVEL)
+		o->levels = levels;
+	if (!o->damp_set && o->algorithm == ALG_CLASSIC)
+		o->dampening = damp;
+	return 0;
+}
+
 static int _parse_opts(int argc, char **argv, struct opts *o)
 {
 	int i, missing;
@@ -189,6 +224,12 @@ static int _parse_opts(int argc, char **argv, struct opts *o)
 			o->file = a;
 		}
 	}
+	if (!o->file) {
+		o->file = SBUCKET_LIVE_FILE;
+		if (o->algorithm == ALG_NONE &&
+		    _live_params(o) < 0)
+			return SBUCKET_EXIT_INPUT;
+	}
 	if (o->algorithm == ALG_NONE)
 		return _usage_error("--algorithm", NULL, "is required "
 				    "(level_based, fair_tree or classic)");
@@ -198,8 +239,6 @@ static int _parse_opts(int argc, char **argv, struct opts *o)
 	if (o->damp_set && o->algorithm != ALG_CLASSIC)
 		return _usage_error("--dampening", NULL,
 				    "applies to classic only");
-	if (!o->file)
-		return _usage_error(NULL, NULL, "no FILE given");
 	return 0;
 }
 
@@ -426,7 +465,11 @@ static int _read_tree(sb_assoc_tree_t *t, struct input *in)
 	FILE *f;
 	int line = 0, rc = 0;
 
-	if (!strcmp(in->file, "-")) {
+	if (!strcmp(in->file, SBUCKET_LIVE_FILE)) {
+		if (!(f = sbucket_fairshare_live_open()))
+			return -1;
+		in->file = "<live tree>";
+	} else if (!strcmp(in->file, "-")) {
 		f = stdin;
 		in->file = "<stdin>";
 	} else if (!(f = fopen(in->file, "r"))) {

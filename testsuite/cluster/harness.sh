@@ -14,10 +14,14 @@
 #   sb_cluster_init NAME              scratch dir, trap; call first
 #   sb_nodes HOSTLIST "ATTRS"         e.g. sb_nodes "red[1-4]" "CPUs=4 RealMemory=4000 Features=red"
 #   sb_partition NAME "ATTRS"         default: one partition 'debug' with every node
-#   sb_conf "Key=Value"               extra slurm.conf line (repeatable)
+#   sb_conf "Key=Value"               extra slurm.conf line (repeatable); it
+#                                     replaces the harness's own line for Key
 #   sb_accounting                     start MariaDB + slurmdbd, priority/multifactor
 #   sb_cluster_start                  start daemons, wait until every node is idle
 #   sb_cluster_stop                   stop everything by PID (idempotent)
+#   sb_ctld_stop                      stop slurmctld alone (to restart it)
+#   sb_ctld_start [SECONDS]           start slurmctld again; fails if it does
+#                                     not answer (e.g. refused its config)
 #   check "what" CMD...               run CMD; print 'ok N - what' or 'not ok N - what'
 #   check_eq "what" EXPECTED CMD...   CMD's stdout must equal EXPECTED
 #   wait_for SECONDS CMD...           poll CMD until it succeeds (daemons checked)
@@ -157,10 +161,25 @@ sb_job_state() {
 		sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | head -n 1
 }
 
+# Drop the lines whose key an sb_conf line sets (keys are case-insensitive).
+_sb_drop_overridden() {
+	local keys="" l
+	for l in "${SB_EXTRA_CONF[@]}"; do
+		keys+="${l%%=*}|"
+	done
+	[ -n "$keys" ] || { cat; return; }
+	awk -v keys="${keys%|}" 'BEGIN {
+		n = split(tolower(keys), k, "|")
+		for (i = 1; i <= n; i++) drop[k[i]] = 1
+	}
+	{ key = tolower($0); sub(/=.*/, "", key); if (!(key in drop)) print }'
+}
+
 _sb_write_conf() {
 	local nodes_all
 	nodes_all=$(IFS=,; echo "${SB_NODE_NAMES[*]}")
 	{
+		{
 		cat <<EOF
 # written by testsuite/cluster/harness.sh for '$SB_NAME'
 ClusterName=${SB_NAME//[^a-z0-9]/}
@@ -208,6 +227,7 @@ EOF
 		else
 			echo "AccountingStorageType=accounting_storage/none"
 		fi
+		} | _sb_drop_overridden
 		printf '%s\n' "${SB_EXTRA_CONF[@]}"
 		printf '%s\n' "${SB_NODE_LINES[@]}"
 		if [ ${#SB_PART_LINES[@]} = 0 ]; then
@@ -314,6 +334,32 @@ sb_cluster_start() {
 	wait_for $((30 + ${#SB_NODE_NAMES[@]} / 4)) _sb_all_idle ||
 		_sb_die "not every node became idle: $(sinfo -h -N -o '%N:%t' 2>&1 | tr '\n' ' ')"
 	_sb_say "${#SB_NODE_NAMES[@]} nodes idle; daemons: ${SB_PIDS[*]}"
+}
+
+sb_ctld_stop() {
+	local p=${SB_CTLD_PID:-} q i
+	[ -n "$p" ] || return 0
+	kill -TERM "$p" 2>/dev/null
+	for i in $(seq 120); do
+		kill -0 "$p" 2>/dev/null || break
+		sleep 0.25
+	done
+	kill -0 "$p" 2>/dev/null && kill -KILL "$p" 2>/dev/null
+	wait "$p" 2>/dev/null
+	local keep=()
+	for q in "${SB_PIDS[@]}"; do
+		[ "$q" = "$p" ] || keep+=("$q")
+	done
+	SB_PIDS=("${keep[@]}")
+	SB_CTLD_PID=
+}
+
+sb_ctld_start() {
+	local secs=${1:-30}
+	/usr/sbin/slurmctld -D -f "$SLURM_CONF" >>"$SB_DIR/log/slurmctld.out" 2>&1 &
+	SB_CTLD_PID=$!
+	SB_PIDS+=($SB_CTLD_PID)
+	wait_for "$secs" scontrol ping
 }
 
 # slurmstepd processes are daemons of their own; find ours by SLURM_CONF.

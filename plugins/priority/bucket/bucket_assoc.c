@@ -1,0 +1,499 @@
+/*
+ * bucket_assoc.c - the one place where Slurm's association tree
+ * (assoc_mgr) is converted into common/'s sb_assoc_tree_t and the results
+ * are written back into the associations.
+ *
+ * Copyright (C) 2026 The slurm-buckets authors.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The tree is built (O(n log n), n associations) from the real parent
+ * links (usage->parent_assoc_ptr) and kept while the associations do not
+ * change; later passes only refresh the users' usage. common/ re-attaches the
+ * children of FairShare=parent accounts itself, as assoc_mgr does.
+ * Siblings are added users first, then accounts, each sorted by name
+ * (partition second), depth first: the order sshare prints them in. Tied
+ * accounts are ranked in that order, so 'sbucket fairshare' run on
+ * sshare's output reproduces the live values exactly.
+ *
+ * What is written back, per algorithm (what sshare prints):
+ *   NormShares   usage->shares_norm   common's S (classic: product)
+ *   NormUsage    usage->usage_norm    usage / root usage (Slurm's)
+ *   EffectvUsage usage->usage_efctv   U = usage / fs parent's (classic: UE)
+ *   FairShare    usage->fs_factor     users: rank / users (classic: every
+ *                                     association, 2^(-UE/S/damp))
+ *   LevelFS      usage->level_fs      fair_tree: S / U; level_based: the
+ *                                     association's own bucket value over
+ *                                     the bucket maximum, in (0, 1] (0 for
+ *                                     'parent' accounts and below the last
+ *                                     level); classic: 0
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slurm/slurm_errno.h"
+
+#include "src/common/assoc_mgr.h"
+#include "src/common/log.h"
+#include "src/common/timers.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+
+#include "assoc_tree.h"
+#include "bucket.h"
+#include "fairshare_classic.h"
+#include "fairshare_level.h"
+#include "fairshare_tree.h"
+
+typedef struct {
+	slurmdb_assoc_rec_t *assoc;
+	int parent;		/* index; -1 root, -2 orphan */
+	int first_child;
+	int next_sibling;
+	int tree_id;		/* -1: not in the tree */
+	/* what the layout was built from (compared, never dereferenced) */
+	uint32_t id;
+	uint32_t shares_raw;
+	const void *parent_ptr;
+	const char *user;
+	const char *acct;
+	const char *partition;
+} _rec_t;
+
+/*
+ * The tree of the last pass, kept while the association layout does not
+ * change: a pass then only refreshes the users' usage (O(n)) instead of
+ * rebuilding and sorting (O(n log n) and n allocations). Only the decay
+ * thread touches these, with the assoc write lock held.
+ */
+static sb_assoc_tree_t *g_tree = NULL;
+static _rec_t *g_recs = NULL;
+static int g_n = 0, g_root = -1, g_skipped = 0, g_orphans = 0;
+
+typedef struct {
+	const void *ptr;
+	int idx;
+} _ptr_idx_t;
+
+typedef struct {
+	int parent;
+	int is_user;
+	const char *name;
+	const char *part;
+	int idx;
+} _key_t;
+
+static int _cmp_ptr(const void *a, const void *b)
+{
+	const _ptr_idx_t *x = a, *y = b;
+
+	return (x->ptr < y->ptr) ? -1 : (x->ptr > y->ptr);
+}
+
+/* Parent, then users before accounts, then name, then partition. */
+static int _cmp_key(const void *a, const void *b)
+{
+	const _key_t *x = a, *y = b;
+	int c;
+
+	if (x->parent != y->parent)
+		return (x->parent < y->parent) ? -1 : 1;
+	if (x->is_user != y->is_user)
+		return x->is_user ? -1 : 1;
+	if ((c = xstrcmp(x->name, y->name)))
+		return c;
+	if ((c = xstrcmp(x->part, y->part)))
+		return c;
+	return (x->idx < y->idx) ? -1 : (x->idx > y->idx);
+}
+
+static int _find(const _ptr_idx_t *ptrs, int n, const void *p)
+{
+	_ptr_idx_t key = { .ptr = p }, *hit;
+
+	if (!p)
+		return -1;
+	hit = bsearch(&key, ptrs, n, sizeof(*ptrs), _cmp_ptr);
+	return hit ? hit->idx : -1;
+}
+
+static uint32_t _shares(const slurmdb_assoc_rec_t *assoc)
+{
+	if (assoc->shares_raw == SLURMDB_FS_USE_PARENT)
+		return SB_SHARES_PARENT;
+	if (assoc->shares_raw > SB_SHARES_MAX)
+		return SB_SHARES_MAX;
+	return assoc->shares_raw;
+}
+
+static long double _usage(const slurmdb_assoc_rec_t *assoc)
+{
+	long double u = assoc->usage->usage_raw;
+
+	if (!isfinite(u) || (u < 0))
+		return 0;
+	return u;
+}
+
+/* Add the children of recs[x] (already in the tree) depth first. */
+static void _add_children(sb_assoc_tree_t *t, _rec_t *recs, int x,
+			  int *skipped)
+{
+	int c;
+
+	for (c = recs[x].first_child; c >= 0; c = recs[c].next_sibling) {
+		slurmdb_assoc_rec_t *a = recs[c].assoc;
+		int id;
+
+		if (a->user) {
+			id = sb_assoc_tree_add_user(t, recs[x].tree_id,
+						    a->user, _shares(a),
+						    _usage(a));
+			if ((id < 0) && (errno == EEXIST) && a->partition) {
+				/* one association per partition */
+				char *name = xstrdup_printf("%s@%s", a->user,
+							    a->partition);
+				id = sb_assoc_tree_add_user(
+					t, recs[x].tree_id, name, _shares(a),
+					_usage(a));
+				xfree(name);
+			}
+		} else {
+			id = sb_assoc_tree_add_account(t, recs[x].tree_id,
+						       a->acct, _shares(a));
+		}
+		if (id < 0) {
+			(*skipped)++;
+			log_flag(PRIO, "association %u (%s/%s) left out of the fair-share tree: %m",
+				 a->id, a->acct, a->user ? a->user : "");
+			continue;
+		}
+		recs[c].tree_id = id;
+		if (!a->user)
+			_add_children(t, recs, c, skipped);
+	}
+}
+
+/* The association's own level value over the bucket maximum. */
+static long double _own_level(const sb_assoc_tree_t *t,
+			      const sb_assoc_info_t *in, int levels)
+{
+	sb_assoc_info_t p;
+	uint64_t own, parent_raw = 0, value, max;
+	int width = 64 / levels, unused = 64 % levels, bucket;
+
+	if ((in->fs_parent >= 0) && !sb_assoc_tree_get(t, in->fs_parent, &p))
+		parent_raw = p.fs_raw;
+	if (!(own = in->fs_raw & ~parent_raw))
+		return 0;
+	bucket = (63 - __builtin_clzll(own) - unused) / width;
+	value = own >> (bucket * width + unused);
+	max = (width >= 64) ? UINT64_MAX : ((UINT64_C(1) << width) - 1);
+	return (long double) value / (long double) max;
+}
+
+static void _write_back(const sb_assoc_tree_t *t, _rec_t *recs, int n,
+			int root, const bucket_conf_t *conf)
+{
+	long double root_raw = _usage(recs[root].assoc);
+	int i, alg = conf->params.algorithm;
+
+	for (i = 0; i < n; i++) {
+		slurmdb_assoc_rec_t *a = recs[i].assoc;
+		slurmdb_assoc_usage_t *u = a->usage;
+		sb_assoc_info_t in;
+
+		if ((recs[i].tree_id < 0) ||
+		    sb_assoc_tree_get(t, recs[i].tree_id, &in))
+			continue;
+		if (root_raw > 0) {
+			u->usage_norm = _usage(a) / root_raw;
+			if (u->usage_norm > 1)
+				u->usage_norm = 1;
+		} else {
+			u->usage_norm = 0;
+		}
+		if (i == root) {
+			/* as Slurm: root is the whole machine */
+			u->shares_norm = 1.0;
+			u->usage_efctv = 1.0;
+			u->level_fs = 0;
+			u->fs_factor = 0;
+			continue;
+		}
+		u->shares_norm = in.shares_norm;
+		u->usage_efctv = in.usage_efctv;
+		switch (alg) {
+		case SB_FS_LEVEL_BASED:
+			u->level_fs = _own_level(t, &in, conf->params.levels);
+			u->fs_factor = in.is_user ? in.fs_factor : 0;
+			break;
+		case SB_FS_FAIR_TREE:
+			u->level_fs = in.level_fs;
+			u->fs_factor = in.is_user ? in.fs_factor : 0;
+			break;
+		default:
+			u->level_fs = 0;
+			u->fs_factor = in.fs_factor;
+			break;
+		}
+	}
+}
+
+static void _free_layout(void)
+{
+	sb_assoc_tree_destroy(g_tree);
+	g_tree = NULL;
+	xfree(g_recs);
+	g_n = 0;
+	g_root = -1;
+}
+
+static bool _usable(slurmdb_assoc_rec_t *a)
+{
+	return a->usage && (a->user || a->acct);
+}
+
+/* Is assoc_mgr's list still the one g_tree was built from? O(n). */
+static bool _same_layout(void)
+{
+	slurmdb_assoc_rec_t *a;
+	ListIterator itr;
+	int i = 0;
+	bool same = true;
+
+	if (!g_tree || !g_recs)
+		return false;
+	itr = list_iterator_create(assoc_mgr_assoc_list);
+	while (same && (a = list_next(itr))) {
+		_rec_t *r;
+
+		if (!_usable(a))
+			continue;
+		if (i >= g_n) {
+			same = false;
+			break;
+		}
+		r = &g_recs[i++];
+		if ((r->assoc != a) || (r->id != a->id) ||
+		    (r->shares_raw != a->shares_raw) ||
+		    (r->parent_ptr != a->usage->parent_assoc_ptr) ||
+		    (r->user != a->user) || (r->acct != a->acct) ||
+		    (r->partition != a->partition))
+			same = false;
+	}
+	list_iterator_destroy(itr);
+	return same && (i == g_n) &&
+		(g_recs[g_root].assoc == assoc_mgr_root_assoc);
+}
+
+/* Build g_tree and g_recs from assoc_mgr. */
+static int _build_layout(void)
+{
+	_rec_t *recs = NULL;
+	_ptr_idx_t *ptrs = NULL;
+	_key_t *keys = NULL;
+	sb_assoc_tree_t *t = NULL;
+	slurmdb_assoc_rec_t *a;
+	ListIterator itr;
+	int i, n = 0, nkeys = 0, root = -1, skipped = 0, orphans = 0;
+
+	_free_layout();
+	recs = xcalloc(list_count(assoc_mgr_assoc_list) + 1, sizeof(*recs));
+	itr = list_iterator_create(assoc_mgr_assoc_list);
+	while ((a = list_next(itr))) {
+		if (!_usable(a))
+			continue;
+		recs[n].assoc = a;
+		recs[n].first_child = recs[n].next_sibling = -1;
+		recs[n].tree_id = -1;
+		recs[n].id = a->id;
+		recs[n].shares_raw = a->shares_raw;
+		recs[n].parent_ptr = a->usage->parent_assoc_ptr;
+		recs[n].user = a->user;
+		recs[n].acct = a->acct;
+		recs[n].partition = a->partition;
+		if (a == assoc_mgr_root_assoc)
+			root = n;
+		n++;
+	}
+	list_iterator_destroy(itr);
+	if (root < 0) {
+		error(BUCKET_PFX "the root association is not in the association list; fair share not computed");
+		goto fail;
+	}
+
+	ptrs = xcalloc(n, sizeof(*ptrs));
+	for (i = 0; i < n; i++) {
+		ptrs[i].ptr = recs[i].assoc;
+		ptrs[i].idx = i;
+	}
+	qsort(ptrs, n, sizeof(*ptrs), _cmp_ptr);
+
+	keys = xcalloc(n, sizeof(*keys));
+	for (i = 0; i < n; i++) {
+		a = recs[i].assoc;
+		if (i == root) {
+			recs[i].parent = -1;
+			continue;
+		}
+		recs[i].parent = _find(ptrs, n, a->usage->parent_assoc_ptr);
+		if ((recs[i].parent < 0) ||
+		    recs[recs[i].parent].assoc->user) {
+			recs[i].parent = -2;
+			orphans++;
+			continue;
+		}
+		keys[nkeys].parent = recs[i].parent;
+		keys[nkeys].is_user = (a->user != NULL);
+		keys[nkeys].name = a->user ? a->user : a->acct;
+		keys[nkeys].part = a->partition;
+		keys[nkeys].idx = i;
+		nkeys++;
+	}
+	qsort(keys, nkeys, sizeof(*keys), _cmp_key);
+	/* prepend in reverse, so each child list ends up sorted */
+	for (i = nkeys - 1; i >= 0; i--) {
+		int c = keys[i].idx, p = keys[i].parent;
+
+		recs[c].next_sibling = recs[p].first_child;
+		recs[p].first_child = c;
+	}
+
+	if (!(t = sb_assoc_tree_create())) {
+		error(BUCKET_PFX "cannot create the fair-share tree: %m");
+		goto fail;
+	}
+	recs[root].tree_id = SB_ASSOC_ROOT;
+	_add_children(t, recs, root, &skipped);
+
+	g_tree = t;
+	g_recs = recs;
+	g_n = n;
+	g_root = root;
+	g_skipped = skipped;
+	g_orphans = orphans;
+	xfree(keys);
+	xfree(ptrs);
+	return SLURM_SUCCESS;
+fail:
+	sb_assoc_tree_destroy(t);
+	xfree(keys);
+	xfree(ptrs);
+	xfree(recs);
+	return SLURM_ERROR;
+}
+
+/* Same layout: only the users' usage changed. */
+static int _refresh_usage(void)
+{
+	int i;
+
+	for (i = 0; i < g_n; i++) {
+		_rec_t *r = &g_recs[i];
+
+		if ((r->tree_id < 0) || !r->user)
+			continue;
+		if (sb_assoc_tree_set_usage(g_tree, r->tree_id,
+					    _usage(r->assoc)) < 0) {
+			error(BUCKET_PFX "cannot set the usage of association %u: %m",
+			      r->id);
+			return SLURM_ERROR;
+		}
+	}
+	return SLURM_SUCCESS;
+}
+
+extern int bucket_assoc_compute(const bucket_conf_t *conf)
+{
+	const char *alg_name;
+	bool rebuilt = false;
+	int crc = -1;
+	DEF_TIMERS;
+
+	if (!conf || !assoc_mgr_assoc_list || !assoc_mgr_root_assoc ||
+	    !assoc_mgr_root_assoc->usage)
+		return SLURM_ERROR;
+	START_TIMER;
+
+	if (!_same_layout() || (_refresh_usage() != SLURM_SUCCESS)) {
+		if (_build_layout() != SLURM_SUCCESS)
+			return SLURM_ERROR;
+		rebuilt = true;
+	}
+
+	switch (conf->params.algorithm) {
+	case SB_FS_LEVEL_BASED:
+		crc = sb_fairshare_level_compute(g_tree, conf->params.levels);
+		break;
+	case SB_FS_FAIR_TREE:
+		crc = sb_fairshare_tree_compute(g_tree);
+		break;
+	case SB_FS_CLASSIC:
+		crc = sb_fairshare_classic_compute(g_tree, conf->damp ?
+						   conf->damp : 1);
+		break;
+	default:
+		errno = EINVAL;
+		break;
+	}
+	alg_name = sb_priority_params_algorithm_name(conf->params.algorithm);
+	if (crc < 0) {
+		error(BUCKET_PFX "%s fair-share pass failed: %m; keeping the previous values",
+		      alg_name ? alg_name : "?");
+		return SLURM_ERROR;
+	}
+	_write_back(g_tree, g_recs, g_n, g_root, conf);
+	END_TIMER;
+	log_flag(PRIO, "%s fair-share pass over %d associations (%d users, %d left out, %d orphans%s) took %ld usec",
+		 alg_name ? alg_name : "?", sb_assoc_tree_count(g_tree),
+		 sb_assoc_tree_users(g_tree), g_skipped, g_orphans,
+		 rebuilt ? ", tree rebuilt" : "", DELTA_TIMER);
+	return SLURM_SUCCESS;
+}
+
+extern void bucket_assoc_set_usage(slurmdb_assoc_rec_t *assoc)
+{
+	slurmdb_assoc_rec_t *root = assoc_mgr_root_assoc, *fs;
+	slurmdb_assoc_usage_t *u = assoc->usage;
+	long double root_raw;
+
+	if (!u || !root || !root->usage)
+		return;
+	root_raw = _usage(root);
+	u->usage_norm = (root_raw > 0) ? _usage(assoc) / root_raw : 0;
+	if (u->usage_norm > 1)
+		u->usage_norm = 1;
+	if (assoc == root) {
+		u->usage_efctv = 1.0;
+		return;
+	}
+	fs = u->fs_assoc_ptr;
+	if (bucket_conf.params.algorithm == SB_FS_CLASSIC) {
+		/* Slurm's effective usage, one level at a time */
+		if (!fs || (fs == root) || !fs->usage)
+			u->usage_efctv = u->usage_norm;
+		else if (assoc->shares_raw == SLURMDB_FS_USE_PARENT)
+			u->usage_efctv = fs->usage->usage_efctv;
+		else if (u->level_shares && !fuzzy_equal(
+				 fs->usage->usage_efctv, NO_VAL))
+			u->usage_efctv = u->usage_norm +
+				(fs->usage->usage_efctv - u->usage_norm) *
+				((long double) assoc->shares_raw /
+				 (long double) u->level_shares);
+		else
+			u->usage_efctv = u->usage_norm;
+	} else if (fs && fs->usage && (_usage(fs) > 0)) {
+		u->usage_efctv = _usage(assoc) / _usage(fs);
+	} else {
+		u->usage_efctv = 0;
+	}
+}
+
+extern void bucket_assoc_fini(void)
+{
+	_free_layout();
+}
