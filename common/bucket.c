@@ -35,6 +35,7 @@ struct sb_bucket_set {
 	size_t *node_bucket;
 	unsigned char *node_pool;
 	int64_t *next_start;
+	sb_bitmap_t *timed;		/* nodes with busy windows */
 };
 
 static void _bucket_free(_bucket_t *b)
@@ -60,6 +61,7 @@ void sb_bucket_set_destroy(sb_bucket_set_t *s)
 	free(s->node_bucket);
 	free(s->node_pool);
 	free(s->next_start);
+	sb_bitmap_free(s->timed);
 	free(s);
 }
 
@@ -111,6 +113,7 @@ sb_bucket_set_t *sb_bucket_set_create(const sb_node_t *nodes, size_t n,
 	    !(s->node_bucket = malloc((n ? n : 1) * sizeof(size_t))) ||
 	    !(s->node_pool = malloc(n ? n : 1)) ||
 	    !(s->next_start = malloc((n ? n : 1) * sizeof(int64_t))) ||
+	    !(s->timed = sb_bitmap_alloc(n)) ||
 	    !(table = malloc(cap * sizeof(size_t))) ||
 	    !(hashes = malloc(cap * sizeof(uint64_t))))
 		goto fail;
@@ -180,6 +183,10 @@ int sb_bucket_set_update(sb_bucket_set_t *s, size_t idx)
 		return -1;
 	}
 	b = &s->b[s->node_bucket[idx]];
+	if (s->nodes[idx].nbusy)
+		sb_bitmap_set(s->timed, idx);
+	else
+		sb_bitmap_clear(s->timed, idx);
 	old = (sb_pool_t) s->node_pool[idx];
 	new = sb_node_pool(&s->nodes[idx], s->now, &s->next_start[idx]);
 	if (old == new)
@@ -189,6 +196,22 @@ int sb_bucket_set_update(sb_bucket_set_t *s, size_t idx)
 	sb_bitmap_set(b->truth[new], idx);
 	b->count[new]++;
 	s->node_pool[idx] = (unsigned char) new;
+	return 0;
+}
+
+int sb_bucket_set_set_now(sb_bucket_set_t *s, int64_t now)
+{
+	int64_t i;
+
+	if (!s) {
+		errno = EINVAL;
+		return -1;
+	}
+	s->now = now;
+	/* Only a node with windows can change pool when time moves. */
+	for (i = sb_bitmap_first_set(s->timed); i >= 0;
+	     i = sb_bitmap_next_set(s->timed, (size_t) i + 1))
+		sb_bucket_set_update(s, (size_t) i);
 	return 0;
 }
 
@@ -293,7 +316,8 @@ int sb_bucket_set_check(const sb_bucket_set_t *s)
 	for (i = 0; i < s->n; i++) {
 		const _bucket_t *b = &s->b[s->node_bucket[i]];
 
-		if (sb_bitmap_test(b->all, i) != 1 ||
+		if (sb_bitmap_test(s->timed, i) != (s->nodes[i].nbusy > 0) ||
+		    sb_bitmap_test(b->all, i) != 1 ||
 		    sb_bitmap_test(b->truth[s->node_pool[i]], i) != 1 ||
 		    !sb_signature_equal(&s->nodes[b->first], &s->nodes[i]) ||
 		    sb_node_pool(&s->nodes[i], s->now, &ns) !=

@@ -16,6 +16,8 @@
  * working copy of the pools, scratch space for one placement attempt
  * (sb_bucket_working_reset() copies truth into it); placement takes
  * nodes from the working copy and never touches the truth.
+ * The time only matters for busy windows; sb_bucket_set_set_now() moves
+ * it (a long-lived set, in the select plugin, follows the clock).
  *
  * The set keeps a pointer to the caller's node array; the caller changes
  * a node's state there and calls sb_bucket_set_update() for that node:
@@ -27,6 +29,8 @@
  *                           + O(B N / 64) for the bitmaps
  *   sb_bucket_set_destroy   O(B)
  *   sb_bucket_set_update    O(W)       one node changed state
+ *   sb_bucket_set_set_now   O(N / 64 + k W)  the clock moved (k nodes
+ *                                      with busy windows)
  *   sb_bucket_set_check     O(N (sig + W) + B N / 64)
  *   accessors               O(1)
  *   sb_bucket_working_reset O(N / 64)  one bucket
@@ -67,6 +71,15 @@ const sb_node_t *sb_bucket_set_node_array(const sb_bucket_set_t *s);
  * (idx >= nodes). O(W).
  */
 int sb_bucket_set_update(sb_bucket_set_t *s, size_t idx);
+
+/*
+ * Move the set's time to @now (either way) and re-classify the nodes
+ * that have busy windows: a window that has begun makes its node busy,
+ * one that has ended frees it. Other nodes keep their pool (their state
+ * does not depend on the time). Returns 0, or -1 with errno EINVAL (s
+ * NULL). O(N / 64 + k W), k nodes with windows.
+ */
+int sb_bucket_set_set_now(sb_bucket_set_t *s, int64_t now);
 
 /* Bucket of node @idx, its pool, and the start of its next busy window
  * (SB_TIME_INFINITE when none); idx must be < nodes. O(1). */

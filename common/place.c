@@ -22,6 +22,7 @@ typedef struct {
 	const sb_policy_t *p;
 	int64_t now, end;
 	const sb_feat_expr_t *match;	/* current [a|b] alternative */
+	int ideal;			/* every node idle, no windows */
 	size_t nc;			/* chunks */
 	uint64_t demand[SB_MAX_CHUNKS];
 	uint64_t total;			/* nodes over all chunks */
@@ -168,8 +169,8 @@ static int _bucket_attempt(_ctx_t *x)
 	for (j = 0; j < nord; j++)
 		order[j] = sb_bucket_of(set, keys[j].idx);
 
-	/* What each bucket can give now. */
-	for (b = 0; b < nb; b++) {
+	/* What each bucket can give now (ideal: everything, as above). */
+	for (b = 0; b < nb && !x->ideal; b++) {
 		const sb_bitmap_t *later = sb_bucket_pool(set, b,
 							  SB_POOL_LATER);
 
@@ -206,6 +207,15 @@ static int _bucket_attempt(_ctx_t *x)
 			continue;
 		if (sb_bucket_working_reset(set, b))
 			goto out;
+		if (x->ideal) {
+			/* Every node of the bucket is free. */
+			sb_bitmap_copy(sb_bucket_working(set, b,
+					 SB_POOL_FREE), sb_bucket_all(set, b));
+			sb_bitmap_clear_all(sb_bucket_working(set, b,
+					    SB_POOL_LATER));
+			sb_bitmap_clear_all(sb_bucket_working(set, b,
+					    SB_POOL_BUSY));
+		}
 		if (excl) {
 			/* Excluded nodes simply leave the working copy. */
 			sb_bitmap_andnot(sb_bucket_working(set, b,
@@ -614,9 +624,15 @@ static int _node_attempt(_ctx_t *x)
 		x->mask[i] = 0;
 		x->req[i] = r->required && sb_bitmap_test(r->required, i) == 1;
 		x->nreq += x->req[i];
-		pool = sb_node_pool(nd, x->now, &x->next[i]);
-		x->avail[i] = pool == SB_POOL_FREE ||
-			      (pool == SB_POOL_LATER && x->next[i] >= x->end);
+		if (x->ideal) {
+			x->next[i] = SB_TIME_INFINITE;
+			x->avail[i] = 1;
+		} else {
+			pool = sb_node_pool(nd, x->now, &x->next[i]);
+			x->avail[i] = pool == SB_POOL_FREE ||
+				(pool == SB_POOL_LATER &&
+				 x->next[i] >= x->end);
+		}
 		if (r->excluded && sb_bitmap_test(r->excluded, i) == 1)
 			continue;
 		for (c = 0; c < x->nc; c++)
@@ -676,8 +692,9 @@ void sb_placement_fini(sb_placement_t *out)
 	memset(out, 0, sizeof(*out));
 }
 
-int sb_place(sb_bucket_set_t *set, const sb_request_t *r,
-	     const sb_policy_t *p, sb_path_t path, sb_placement_t *out)
+static int _place(sb_bucket_set_t *set, const sb_request_t *r,
+		  const sb_policy_t *p, sb_path_t path, int ideal,
+		  sb_placement_t *out)
 {
 	_ctx_t x;
 	const char *why;
@@ -698,6 +715,7 @@ int sb_place(sb_bucket_set_t *set, const sb_request_t *r,
 	memset(out, 0, sizeof(*out));
 	memset(&x, 0, sizeof(x));
 	x.set = set;
+	x.ideal = ideal;
 	x.nodes = sb_bucket_set_node_array(set);
 	x.n = sb_bucket_set_nodes(set);
 	x.r = r;
@@ -762,4 +780,16 @@ fail:
 	sb_placement_fini(out);
 	errno = rc ? rc : ENOMEM;
 	return -1;
+}
+
+int sb_place(sb_bucket_set_t *set, const sb_request_t *r,
+	     const sb_policy_t *p, sb_path_t path, sb_placement_t *out)
+{
+	return _place(set, r, p, path, 0, out);
+}
+
+int sb_place_ideal(sb_bucket_set_t *set, const sb_request_t *r,
+		   const sb_policy_t *p, sb_path_t path, sb_placement_t *out)
+{
+	return _place(set, r, p, path, 1, out);
 }

@@ -94,6 +94,16 @@ const char *sb_place_ineligible(const sb_request_t *r, const sb_policy_t *p);
 int sb_place(sb_bucket_set_t *set, const sb_request_t *r,
 	     const sb_policy_t *p, sb_path_t path, sb_placement_t *out);
 
+/*
+ * As sb_place(), but as if every node of @set were idle with no busy
+ * window: the nodes the request would get on an empty cluster, by the
+ * same rules (Slurm's TEST_ONLY, "could it ever run, and where"). The
+ * result is RUN (with nodes) or NEVER, never WAIT; the pools' truth is
+ * neither read nor changed. Same errors as sb_place().
+ */
+int sb_place_ideal(sb_bucket_set_t *set, const sb_request_t *r,
+		   const sb_policy_t *p, sb_path_t path, sb_placement_t *out);
+
 /* Release what sb_place() put in *out and zero it; NULL is fine. */
 void sb_placement_fini(sb_placement_t *out);
 

@@ -155,7 +155,7 @@ START_TEST(test_random_updates)
 			sb_node_t *nd = &nodes[sb_test_rng_below(&g, n)];
 			int64_t st = sb_test_rng_range(&g, -10, 100);
 
-			switch (sb_test_rng_below(&g, 6)) {
+			switch (sb_test_rng_below(&g, 7)) {
 			case 0:
 				nd->state = (sb_node_state_t)
 					sb_test_rng_below(&g, 5);
@@ -181,6 +181,13 @@ START_TEST(test_random_updates)
 					SB_POOL_LATER), sb_bucket_pool(s, b,
 					SB_POOL_LATER)) == 1);
 				break;
+			case 5:
+				/* the clock moves, windows begin and end */
+				now = sb_test_rng_range(&g, -10, 120);
+				REQ(sb_bucket_set_set_now(s, now) == 0);
+				REQ(sb_bucket_set_now(s) == now);
+				REQ(sb_bucket_set_check(s) == 0);
+				break;
 			default:
 				nd->state = SB_NODE_IDLE;
 				nd->run_jobs = 0;
@@ -196,6 +203,44 @@ START_TEST(test_random_updates)
 		free(nodes);
 	}
 	ck_assert_uint_eq(mutations, 100000);
+}
+END_TEST
+
+/* A window begins, then ends, as the set's clock moves. */
+START_TEST(test_set_now)
+{
+	sb_node_t nodes[3];
+	sb_bucket_set_t *s;
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(sb_node_init(&nodes[i], i, "n"), 0);
+	ck_assert_int_eq(sb_node_add_busy(&nodes[1], 100, 200), 0);
+	nodes[2].run_jobs = 1;
+	s = sb_bucket_set_create(nodes, 3, 0);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(sb_bucket_set_size(s), 1);
+	ck_assert_int_eq(sb_bucket_node_pool(s, 1), SB_POOL_LATER);
+	ck_assert_int_eq(sb_bucket_next_start(s, 1), 100);
+	ck_assert_uint_eq(sb_bucket_count(s, 0, SB_POOL_FREE), 1);
+	ck_assert_int_eq(sb_bucket_set_set_now(s, 150), 0);
+	ck_assert_int_eq(sb_bucket_node_pool(s, 1), SB_POOL_BUSY);
+	ck_assert_uint_eq(sb_bucket_count(s, 0, SB_POOL_BUSY), 2);
+	ck_assert_int_eq(sb_bucket_set_check(s), 0);
+	ck_assert_int_eq(sb_bucket_set_set_now(s, 200), 0);
+	ck_assert_int_eq(sb_bucket_node_pool(s, 1), SB_POOL_FREE);
+	ck_assert_int_eq(sb_bucket_next_start(s, 1), SB_TIME_INFINITE);
+	/* the node with a running job stays busy: not a timed node */
+	ck_assert_int_eq(sb_bucket_node_pool(s, 2), SB_POOL_BUSY);
+	ck_assert_int_eq(sb_bucket_set_check(s), 0);
+	ck_assert_int_eq(sb_bucket_set_set_now(s, 50), 0);
+	ck_assert_int_eq(sb_bucket_node_pool(s, 1), SB_POOL_LATER);
+	ck_assert_int_eq(sb_bucket_set_check(s), 0);
+	ck_assert_int_eq(sb_bucket_set_set_now(NULL, 1), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	sb_bucket_set_destroy(s);
+	for (i = 0; i < 3; i++)
+		sb_node_fini(&nodes[i]);
 }
 END_TEST
 
@@ -227,6 +272,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_openpbs_colours);
 	tcase_add_test(tc, test_random_updates);
+	tcase_add_test(tc, test_set_now);
 	tcase_add_test(tc, test_edge_cases);
 	suite_add_tcase(s, tc);
 	return sb_test_run(s);

@@ -260,8 +260,10 @@ static void _random_policy(sb_test_rng_t *g, sb_policy_t *p)
 }
 
 /* Check one placement against the oracle and the validity rules. */
+/* @ideal: a sb_place_ideal() answer (every node idle, no windows). */
 static void _verify(const sb_node_t *nodes, size_t n, const sb_request_t *r,
-		    const sb_policy_t *p, const sb_placement_t *pl)
+		    const sb_policy_t *p, const sb_placement_t *pl,
+		    int ideal)
 {
 	int contiguous = r->contiguous || p->kind == SB_POLICY_CONTIGUOUS;
 	size_t v, nvar = r->nmatch ? r->nmatch : 1, c, i;
@@ -276,6 +278,8 @@ static void _verify(const sb_node_t *nodes, size_t n, const sb_request_t *r,
 		any |= _oracle(nodes, n, r, m, contiguous, 0);
 		now |= _oracle(nodes, n, r, m, contiguous, 1);
 	}
+	if (ideal)
+		now = any;
 	REQ((pl->result == SB_PLACE_NEVER) == !any);
 	REQ((pl->result == SB_PLACE_RUN) == now);
 	if (pl->result != SB_PLACE_RUN) {
@@ -295,7 +299,7 @@ static void _verify(const sb_node_t *nodes, size_t n, const sb_request_t *r,
 			REQ(sb_chunk_match(&nodes[i], r, &r->chunks[c], m));
 			REQ(!(r->excluded && sb_bitmap_test(r->excluded, i)));
 			pool = sb_node_pool(&nodes[i], 0, &next);
-			REQ(pool == SB_POOL_FREE ||
+			REQ(ideal || pool == SB_POOL_FREE ||
 			    (pool == SB_POOL_LATER && next >= end));
 		}
 	}
@@ -361,9 +365,22 @@ START_TEST(test_random_placements)
 			REQ(pa.bucket_path == (why == NULL));
 			REQ(sb_place(set, &r, &p, SB_PATH_NODE, &pn) == 0);
 			REQ(!pn.bucket_path && pn.reason);
-			_verify(nodes, n, &r, &p, &pa);
-			_verify(nodes, n, &r, &p, &pn);
+			_verify(nodes, n, &r, &p, &pa, 0);
+			_verify(nodes, n, &r, &p, &pn, 0);
 			REQ(pa.result == pn.result);
+			/* TEST_ONLY's question, on both paths */
+			REQ(sb_place_ideal(set, &r, &p, SB_PATH_AUTO, &pb)
+			    == 0);
+			REQ(pb.bucket_path == (why == NULL));
+			_verify(nodes, n, &r, &p, &pb, 1);
+			REQ((pb.result == SB_PLACE_NEVER) ==
+			    (pa.result == SB_PLACE_NEVER));
+			sb_placement_fini(&pb);
+			REQ(sb_place_ideal(set, &r, &p, SB_PATH_NODE, &pb)
+			    == 0);
+			_verify(nodes, n, &r, &p, &pb, 1);
+			sb_placement_fini(&pb);
+			REQ(sb_bucket_set_check(set) == 0);
 			placements += 2;
 			if (!why) {
 				REQ(sb_place(set, &r, &p, SB_PATH_BUCKET, &pb)
