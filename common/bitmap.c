@@ -295,6 +295,41 @@ int sb_bitmap_copy(sb_bitmap_t *dst, const sb_bitmap_t *src)
 	return 0;
 }
 
+int sb_bitmap_load_words(sb_bitmap_t *b, const uint64_t *words,
+			 size_t nwords)
+{
+	size_t n;
+
+	if (!b || (!words && nwords)) {
+		errno = EINVAL;
+		return -1;
+	}
+	n = nwords < b->nwords ? nwords : b->nwords;
+	if (n)
+		memcpy(b->w, words, n * sizeof(uint64_t));
+	if (b->nwords > n)
+		memset(b->w + n, 0, (b->nwords - n) * sizeof(uint64_t));
+	_clear_tail(b);
+	return 0;
+}
+
+int sb_bitmap_store_words(const sb_bitmap_t *b, uint64_t *words,
+			  size_t nwords)
+{
+	size_t n;
+
+	if (!b || (!words && nwords)) {
+		errno = EINVAL;
+		return -1;
+	}
+	n = nwords < b->nwords ? nwords : b->nwords;
+	if (n)
+		memcpy(words, b->w, n * sizeof(uint64_t));
+	if (nwords > n)
+		memset(words + n, 0, (nwords - n) * sizeof(uint64_t));
+	return 0;
+}
+
 int sb_bitmap_and(sb_bitmap_t *dst, const sb_bitmap_t *src)
 {
 	size_t i;

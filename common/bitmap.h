@@ -29,6 +29,7 @@
  *               sb_bitmap_last_set / prev_set      O(w) worst case
  *   picking     sb_bitmap_pick         O(w + k)  dst |= first n set bits
  *               sb_bitmap_take         O(w + k)  move first n set bits
+ *   words       sb_bitmap_load_words / store_words  O(w)
  *   compare     sb_bitmap_equal        O(w)
  *               sb_bitmap_subset       O(w)
  *               sb_bitmap_intersects   O(w)
@@ -109,6 +110,22 @@ int sb_bitmap_and(sb_bitmap_t *dst, const sb_bitmap_t *src);
 int sb_bitmap_or(sb_bitmap_t *dst, const sb_bitmap_t *src);
 int sb_bitmap_andnot(sb_bitmap_t *dst, const sb_bitmap_t *src);
 int sb_bitmap_not(sb_bitmap_t *dst);
+
+/*
+ * Exchange the bits with a plain array of 64-bit words, bit i in
+ * words[i / 64] at bit (i % 64) counted from the least significant: the
+ * layout of other libraries' bitmaps (the select plugin reads Slurm's
+ * bitstr_t this way, a word at a time instead of a bit at a time).
+ * load: @b takes the bits of @words[0..nwords); bits at or beyond the
+ * size are ignored, words missing at the end count as zero.
+ * store: @words[0..nwords) gets @b's bits, zero beyond its size.
+ * Return 0, or -1 with errno EINVAL (b NULL, or words NULL with nwords
+ * > 0). O(w + nwords).
+ */
+int sb_bitmap_load_words(sb_bitmap_t *b, const uint64_t *words,
+			 size_t nwords);
+int sb_bitmap_store_words(const sb_bitmap_t *b, uint64_t *words,
+			  size_t nwords);
 
 /* Number of set bits in @b (0 for NULL). O(w). */
 size_t sb_bitmap_count(const sb_bitmap_t *b);

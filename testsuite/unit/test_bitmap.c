@@ -589,6 +589,53 @@ static void _random_size(sb_test_rng_t *r, size_t n)
 	free(p);
 }
 
+/* Words in and out, LSB first, against a per-bit reading of the words. */
+START_TEST(test_words)
+{
+	sb_test_rng_t g;
+	size_t k, i, j;
+
+	sb_test_rng_seed(&g, 0x30dd5ULL);
+	for (k = 0; k < NSIZES; k++) {
+		size_t n = sizes[k], nw = (n + 63) / 64;
+		uint64_t *in = calloc(nw + 2, sizeof(*in));
+		uint64_t *out = calloc(nw + 2, sizeof(*out));
+		sb_bitmap_t *b = sb_bitmap_alloc(n);
+
+		for (j = 0; j < 20; j++) {
+			for (i = 0; i < nw + 2; i++)
+				in[i] = sb_test_rng_next(&g);
+			/* one word more than needed: bits past n ignored */
+			ck_assert_int_eq(sb_bitmap_load_words(b, in, nw + 1), 0);
+			ck_assert_int_eq(sb_bitmap_check(b), 0);
+			for (i = 0; i < n; i++)
+				ck_assert_int_eq(sb_bitmap_test(b, i),
+						 (int) (in[i / 64] >> (i % 64) & 1));
+			memset(out, 0xff, (nw + 2) * sizeof(*out));
+			ck_assert_int_eq(sb_bitmap_store_words(b, out, nw + 2),
+					 0);
+			for (i = 0; i < 64 * (nw + 2); i++)
+				ck_assert_int_eq((int) (out[i / 64] >> (i % 64)
+							& 1),
+						 i < n ? (int) (in[i / 64] >>
+								(i % 64) & 1)
+						       : 0);
+		}
+		/* fewer words than the bitmap: the rest is zero */
+		sb_bitmap_set_all(b);
+		ck_assert_int_eq(sb_bitmap_load_words(b, in, 0), 0);
+		ck_assert_int_eq(sb_bitmap_empty(b), 1);
+		ck_assert_int_eq(sb_bitmap_load_words(NULL, in, 1), -1);
+		ck_assert_int_eq(errno, EINVAL);
+		ck_assert_int_eq(sb_bitmap_store_words(b, NULL, 1), -1);
+		ck_assert_int_eq(errno, EINVAL);
+		sb_bitmap_free(b);
+		free(in);
+		free(out);
+	}
+}
+END_TEST
+
 START_TEST(test_random_vs_oracle)
 {
 	sb_test_rng_t r;
@@ -611,6 +658,7 @@ int main(void)
 	tcase_add_test(tc, test_resize);
 	tcase_add_test(tc, test_fmt_parse);
 	tcase_add_test(tc, test_fmt_roundtrip_random);
+	tcase_add_test(tc, test_words);
 	/* One test per size: 8 x 140,000 = 1,120,000 operations. */
 	tcase_add_loop_test(tc, test_random_vs_oracle, 0, (int) NSIZES);
 	suite_add_tcase(s, tc);
