@@ -282,6 +282,15 @@ int sb_will_run_reserve(sb_will_run_t *w, size_t node, int64_t start,
 	return _update(w, node, nd->until, nd->down, nd->nwin + 1);
 }
 
+int sb_will_run_clear_windows(sb_will_run_t *w, size_t node)
+{
+	if (!w || node >= w->n) {
+		errno = EINVAL;
+		return -1;
+	}
+	return _update(w, node, w->nodes[node].until, w->nodes[node].down, 0);
+}
+
 int sb_will_run_commit(sb_will_run_t *w, const sb_will_run_result_t *res)
 {
 	struct seg **segs = NULL;

@@ -64,6 +64,7 @@
  *   state      sb_will_run_set_busy O(r log r) one node's running jobs
  *              sb_will_run_set_down O(r log r)
  *              sb_will_run_reserve  O(r log r) a window on one node
+ *              sb_will_run_clear_windows O(r log r) drop a node's windows
  *              sb_will_run_commit   O(k r log r) a result's k nodes
  *   query      sb_will_run_query    O(C B + B N / 64 + N' log r) when the
  *                                   job can start now; else + O(M) (one
@@ -148,6 +149,15 @@ int sb_will_run_set_down(sb_will_run_t *w, size_t node, bool down);
  */
 int sb_will_run_reserve(sb_will_run_t *w, size_t node, int64_t start,
 			int64_t end);
+
+/*
+ * Forget every window of @node (reservations from its busy windows,
+ * sb_will_run_reserve(), committed results); its busy time and down flag
+ * stay. A query on behalf of a job that may use a reservation clears the
+ * windows and reserves again those that still stand in its way. Returns
+ * 0, or -1 with errno EINVAL (w NULL, node out of range) or ENOMEM.
+ */
+int sb_will_run_clear_windows(sb_will_run_t *w, size_t node);
 
 /*
  * The earliest start >= @now of request @r under policy @p on the nodes

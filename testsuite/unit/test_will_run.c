@@ -661,6 +661,28 @@ START_TEST(test_busy_later_first)
 	ck_assert_str_eq(s, "0-1");
 	free(s);
 	sb_will_run_result_fini(&res);
+	/*
+	 * Four nodes for 150: n2's window is in the way until 200. A job
+	 * of that reservation clears it: all four now.
+	 */
+	r.chunks[0].count = 4;
+	r.time_limit = 150;
+	ck_assert_int_eq(sb_will_run_query(w, &r, &pol, NULL, 0, &res), 0);
+	ck_assert_int_eq(res.start, 200);
+	sb_will_run_result_fini(&res);
+	ck_assert_int_eq(sb_will_run_clear_windows(w, 2), 0);
+	ck_assert_int_eq(sb_will_run_check(w), 0);
+	ck_assert_int_eq(sb_will_run_query(w, &r, &pol, NULL, 0, &res), 0);
+	ck_assert_int_eq(res.start, 0);
+	sb_will_run_result_fini(&res);
+	/* reserved again by hand: back to 200 */
+	ck_assert_int_eq(sb_will_run_reserve(w, 2, 100, 200), 0);
+	ck_assert_int_eq(sb_will_run_query(w, &r, &pol, NULL, 0, &res), 0);
+	ck_assert_int_eq(res.start, 200);
+	sb_will_run_result_fini(&res);
+	ck_assert_int_eq(sb_will_run_clear_windows(w, 4), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(sb_will_run_clear_windows(NULL, 0), -1);
 	sb_request_fini(&r);
 	sb_will_run_destroy(w);
 	sb_bucket_set_destroy(set);
