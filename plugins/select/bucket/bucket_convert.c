@@ -1,0 +1,237 @@
+/*
+ * bucket_convert.c - the one place where select/bucket turns Slurm's
+ * types (node_record_t, job_record_t, bitstr_t) into common/'s.
+ *
+ * Copyright (C) 2026 The slurm-buckets authors.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * A node's signature (CPUs layout, RealMemory, TmpDisk, features, gres,
+ * Weight, partitions) comes from its configuration; its speed from
+ * bucket.conf. Features and node counts of a job are not converted:
+ * slurmctld has already cut the bitmap it passes to the nodes with the
+ * job's features (and calls once per "[a*2&b*4]" count), so the request
+ * is one chunk of whole nodes with the job's per-node minimums.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "slurm/slurm.h"
+
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "select_bucket.h"
+
+/* "gpu:tesla:2(S:0-1)" -> gpu:tesla, 2; an unreadable item is skipped. */
+static void _add_gres(sb_node_t *nd, const char *spec)
+{
+	char *copy, *tok, *save = NULL, *paren;
+	sb_gres_t g;
+
+	if (!spec || !*spec)
+		return;
+	copy = xstrdup(spec);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if ((paren = strchr(tok, '(')))
+			*paren = '\0';
+		if (sb_gres_parse(tok, &g) < 0) {
+			debug("node %s: gres '%s' left out of its signature",
+			      nd->name, tok);
+			continue;
+		}
+		(void) sb_node_add_gres(nd, g.name, g.count);
+		free(g.name);
+	}
+	xfree(copy);
+}
+
+static void _add_features(sb_node_t *nd, const char *features)
+{
+	char *copy, *tok, *save = NULL;
+
+	if (!features || !*features)
+		return;
+	copy = xstrdup(features);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		(void) sb_node_add_feature(nd, tok);
+	xfree(copy);
+}
+
+extern sb_node_state_t convert_node_state(const node_record_t *node_ptr,
+					  uint16_t jobs)
+{
+	/*
+	 * A node that misses a ping is still up: slurmctld keeps it out of
+	 * the bitmaps it passes until it answers again.
+	 */
+	if (!node_ptr || IS_NODE_DOWN(node_ptr) || IS_NODE_FUTURE(node_ptr))
+		return SB_NODE_DOWN;
+	if (IS_NODE_DRAIN(node_ptr) || IS_NODE_FAIL(node_ptr))
+		return SB_NODE_DRAINED;
+	if (jobs)
+		return SB_NODE_ALLOCATED;
+	if (IS_NODE_POWERED_DOWN(node_ptr))
+		return SB_NODE_POWERED_DOWN;
+	return SB_NODE_IDLE;
+}
+
+extern int convert_node(sb_node_t *nd, size_t i, node_record_t *node_ptr,
+			const sb_bucket_conf_t *conf)
+{
+	config_record_t *cfg;
+	const sb_bucket_conf_node_t *bn;
+	char placeholder[32];
+	int k;
+
+	if (!node_ptr || !node_ptr->name) {
+		/* A removed dynamic node: never usable. */
+		snprintf(placeholder, sizeof(placeholder), "(none%zu)", i);
+		if (sb_node_init(nd, (uint32_t) i, placeholder) < 0)
+			goto fail;
+		nd->state = SB_NODE_DOWN;
+		return 0;
+	}
+	if (sb_node_init(nd, (uint32_t) i, node_ptr->name) < 0)
+		goto fail;
+	cfg = node_ptr->config_ptr;
+	nd->cpus = cfg ? cfg->cpus : node_ptr->cpus;
+	nd->sockets = node_ptr->tot_sockets ? node_ptr->tot_sockets : 1;
+	nd->cores = node_ptr->cores ? node_ptr->cores : 1;
+	nd->threads = node_ptr->threads ? node_ptr->threads : 1;
+	nd->real_memory = cfg ? cfg->real_memory : node_ptr->real_memory;
+	nd->tmp_disk = cfg ? cfg->tmp_disk : node_ptr->tmp_disk;
+	nd->weight = node_ptr->weight;
+	_add_features(nd, node_ptr->features);
+	_add_gres(nd, node_ptr->gres ? node_ptr->gres :
+		  (cfg ? cfg->gres : NULL));
+	for (k = 0; k < node_ptr->part_cnt; k++) {
+		part_record_t *p = node_ptr->part_pptr[k];
+
+		if (p && p->name)
+			(void) sb_node_add_partition(nd, p->name);
+	}
+	if (conf && (bn = sb_bucket_conf_node(conf, node_ptr->name)))
+		nd->speed = bn->speed;
+	nd->load = node_ptr->cpu_load / 100.0;
+	nd->state = convert_node_state(node_ptr, 0);
+	return 0;
+fail:
+	error(BUCKET_PFX "cannot describe node %zu: %m", i);
+	return -1;
+}
+
+extern int64_t convert_time_limit(const job_record_t *job_ptr)
+{
+	uint32_t limit = job_ptr->time_limit;
+
+	if ((limit == NO_VAL) && job_ptr->part_ptr)
+		limit = job_ptr->part_ptr->max_time;
+	if ((limit == NO_VAL) || (limit == INFINITE))
+		return SB_TIME_INFINITE;
+	return (int64_t) limit * 60;
+}
+
+extern int convert_request(sb_request_t *r, job_record_t *job_ptr,
+			   uint32_t count)
+{
+	struct job_details *d = job_ptr->details;
+	sb_chunk_t *c;
+	uint64_t mem;
+	uint32_t cpus;
+
+	sb_request_init(r);
+	r->exclusive = true;		/* whole nodes, always */
+	r->contiguous = d->contiguous;
+	r->time_limit = convert_time_limit(job_ptr);
+	if (!(c = sb_request_add_chunk(r, count)))
+		goto fail;
+	cpus = d->pn_min_cpus;
+	if (d->ntasks_per_node)
+		cpus = MAX(cpus, (uint32_t) d->ntasks_per_node *
+			   MAX(d->cpus_per_task, 1));
+	c->min_cpus = cpus;
+	mem = d->pn_min_memory;
+	if (mem & MEM_PER_CPU)
+		mem = (mem & ~MEM_PER_CPU) * MAX(cpus, 1);
+	c->min_memory = mem;
+	c->min_tmp = d->pn_min_tmp_disk;
+	if (d->req_node_bitmap && (bit_ffs(d->req_node_bitmap) >= 0)) {
+		if (!(r->required = sb_bitmap_alloc(node_record_count)))
+			goto fail;
+		convert_bitstr_to_sb(d->req_node_bitmap, r->required);
+	}
+	return 0;
+fail:
+	error(BUCKET_PFX "cannot describe %pJ: %m", job_ptr);
+	sb_request_fini(r);
+	return -1;
+}
+
+/*
+ * bitstr_t keeps its bits LSB first in 64-bit words after a header of
+ * BITSTR_OVERHEAD words (a big-endian build would not: there, go bit by
+ * bit).
+ */
+extern void convert_bitstr_to_sb(const bitstr_t *b, sb_bitmap_t *out)
+{
+#ifdef SLURM_BIGENDIAN
+	bitoff_t i, n = bit_size((bitstr_t *) b);
+
+	sb_bitmap_clear_all(out);
+	for (i = 0; i < n; i++)
+		if (bit_test((bitstr_t *) b, i))
+			sb_bitmap_set(out, (size_t) i);
+#else
+	size_t words = (bit_size((bitstr_t *) b) + 63) / 64;
+
+	(void) sb_bitmap_load_words(out, (const uint64_t *)
+				    (b + BITSTR_OVERHEAD), words);
+#endif
+}
+
+extern void convert_sb_to_bitstr(const sb_bitmap_t *b, bitstr_t *out)
+{
+#ifdef SLURM_BIGENDIAN
+	int64_t i;
+
+	bit_clear_all(out);
+	for (i = sb_bitmap_first_set(b); i >= 0;
+	     i = sb_bitmap_next_set(b, (size_t) i + 1))
+		bit_set(out, i);
+#else
+	bitoff_t bits = bit_size(out);
+	size_t words = (bits + 63) / 64;
+
+	(void) sb_bitmap_store_words(b, (uint64_t *) (out + BITSTR_OVERHEAD),
+				     words);
+	/* bitstr_t keeps bits past its size clear too */
+	if (bits % 64)
+		((uint64_t *) (out + BITSTR_OVERHEAD))[words - 1] &=
+			(UINT64_C(1) << (bits % 64)) - 1;
+#endif
+}
+
+/*
+ * The SPANK plugin (spank_bucket.so) puts the job's --bucket-policy into
+ * the job control environment as BUCKET_POLICY=NAME.
+ */
+extern const char *convert_job_policy_name(const job_record_t *job_ptr)
+{
+	static const char key[] = "BUCKET_POLICY=";
+	uint32_t i;
+
+	for (i = 0; i < job_ptr->spank_job_env_size; i++) {
+		const char *e = job_ptr->spank_job_env[i];
+
+		if (e && !strncmp(e, key, sizeof(key) - 1))
+			return e + sizeof(key) - 1;
+	}
+	return NULL;
+}
