@@ -295,20 +295,26 @@ int sb_bitmap_copy(sb_bitmap_t *dst, const sb_bitmap_t *src)
 	return 0;
 }
 
+/* dst[0..dn) = src[0..sn), zero-filled when dn > sn. */
+static void _copy_words(uint64_t *dst, size_t dn, const uint64_t *src,
+			size_t sn)
+{
+	size_t n = sn < dn ? sn : dn;
+
+	if (n)
+		memcpy(dst, src, n * sizeof(uint64_t));
+	if (dn > n)
+		memset(dst + n, 0, (dn - n) * sizeof(uint64_t));
+}
+
 int sb_bitmap_load_words(sb_bitmap_t *b, const uint64_t *words,
 			 size_t nwords)
 {
-	size_t n;
-
 	if (!b || (!words && nwords)) {
 		errno = EINVAL;
 		return -1;
 	}
-	n = nwords < b->nwords ? nwords : b->nwords;
-	if (n)
-		memcpy(b->w, words, n * sizeof(uint64_t));
-	if (b->nwords > n)
-		memset(b->w + n, 0, (b->nwords - n) * sizeof(uint64_t));
+	_copy_words(b->w, b->nwords, words, nwords);
 	_clear_tail(b);
 	return 0;
 }
@@ -316,17 +322,11 @@ int sb_bitmap_load_words(sb_bitmap_t *b, const uint64_t *words,
 int sb_bitmap_store_words(const sb_bitmap_t *b, uint64_t *words,
 			  size_t nwords)
 {
-	size_t n;
-
 	if (!b || (!words && nwords)) {
 		errno = EINVAL;
 		return -1;
 	}
-	n = nwords < b->nwords ? nwords : b->nwords;
-	if (n)
-		memcpy(words, b->w, n * sizeof(uint64_t));
-	if (nwords > n)
-		memset(words + n, 0, (nwords - n) * sizeof(uint64_t));
+	_copy_words(words, nwords, b->w, b->nwords);
 	return 0;
 }
 

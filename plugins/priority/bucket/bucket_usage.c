@@ -131,101 +131,66 @@ static void _write_state(time_t last_ran, time_t last_reset)
 
 /* ---- decay and reset ---------------------------------------------------- */
 
-static void _decay_assoc_usage(slurmdb_assoc_usage_t *u, double d)
-{
-	uint32_t i;
+/*
+ * usage *= d (d = 0 zeroes it: a reset) for an association's or a QOS's
+ * usage record, which have the same three fields but not the same type.
+ */
+#define SCALE_USAGE(u, d)						\
+	do {								\
+		uint32_t _i;						\
+		(u)->usage_raw = (d) ? (u)->usage_raw * (d) : 0;	\
+		for (_i = 0; (u)->usage_tres_raw && (_i < (u)->tres_cnt); \
+		     _i++)						\
+			(u)->usage_tres_raw[_i] = (d) ?			\
+				(u)->usage_tres_raw[_i] * (d) : 0;	\
+		(u)->grp_used_wall = (d) ? (u)->grp_used_wall * (d) : 0; \
+	} while (0)
 
-	u->usage_raw *= d;
-	for (i = 0; u->usage_tres_raw && (i < u->tres_cnt); i++)
-		u->usage_tres_raw[i] *= d;
-	u->grp_used_wall *= d;
-}
-
-/* Multiply every association's and QOS's usage by @d. */
-static void _apply_decay(double d)
+/*
+ * Multiply every association's and QOS's usage by @d: decay, or with
+ * d = 0 a reset, which also zeroes the NoDecay QOS decay leaves alone.
+ */
+static void _scale_usage(double d)
 {
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
 	slurmdb_assoc_rec_t *a;
 	slurmdb_qos_rec_t *q;
 	ListIterator itr;
-	uint32_t i;
 
-	if (d >= 1.0)
-		return;
 	assoc_mgr_lock(&locks);
 	if (assoc_mgr_assoc_list) {
 		itr = list_iterator_create(assoc_mgr_assoc_list);
 		while ((a = list_next(itr))) {
 			if (!a->usage)
 				continue;
-			_decay_assoc_usage(a->usage, d);
+			SCALE_USAGE(a->usage, d);
 			if (a->leaf_usage && (a->leaf_usage != a->usage))
-				_decay_assoc_usage(a->leaf_usage, d);
+				SCALE_USAGE(a->leaf_usage, d);
 		}
 		list_iterator_destroy(itr);
 	}
 	if (assoc_mgr_qos_list) {
 		itr = list_iterator_create(assoc_mgr_qos_list);
-		while ((q = list_next(itr))) {
-			if (!q->usage || (q->flags & QOS_FLAG_NO_DECAY))
-				continue;
-			q->usage->usage_raw *= d;
-			for (i = 0; q->usage->usage_tres_raw &&
-			     (i < q->usage->tres_cnt); i++)
-				q->usage->usage_tres_raw[i] *= d;
-			q->usage->grp_used_wall *= d;
-		}
+		while ((q = list_next(itr)))
+			if (q->usage &&
+			    (!d || !(q->flags & QOS_FLAG_NO_DECAY)))
+				SCALE_USAGE(q->usage, d);
 		list_iterator_destroy(itr);
 	}
 	assoc_mgr_unlock(&locks);
 }
 
-static void _zero_assoc_usage(slurmdb_assoc_usage_t *u)
+static void _apply_decay(double d)
 {
-	uint32_t i;
-
-	u->usage_raw = 0;
-	for (i = 0; u->usage_tres_raw && (i < u->tres_cnt); i++)
-		u->usage_tres_raw[i] = 0;
-	u->grp_used_wall = 0;
+	if (d < 1.0)
+		_scale_usage(d);
 }
 
 /* PriorityUsageResetPeriod: zero every association's and QOS's usage. */
 static void _reset_usage(void)
 {
-	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
-	slurmdb_assoc_rec_t *a;
-	slurmdb_qos_rec_t *q;
-	ListIterator itr;
-	uint32_t i;
-
 	info("PriorityUsageResetPeriod: resetting all usage");
-	assoc_mgr_lock(&locks);
-	if (assoc_mgr_assoc_list) {
-		itr = list_iterator_create(assoc_mgr_assoc_list);
-		while ((a = list_next(itr))) {
-			if (!a->usage)
-				continue;
-			_zero_assoc_usage(a->usage);
-			if (a->leaf_usage && (a->leaf_usage != a->usage))
-				_zero_assoc_usage(a->leaf_usage);
-		}
-		list_iterator_destroy(itr);
-	}
-	if (assoc_mgr_qos_list) {
-		itr = list_iterator_create(assoc_mgr_qos_list);
-		while ((q = list_next(itr))) {
-			if (!q->usage)
-				continue;
-			q->usage->usage_raw = 0;
-			for (i = 0; q->usage->usage_tres_raw &&
-			     (i < q->usage->tres_cnt); i++)
-				q->usage->usage_tres_raw[i] = 0;
-			q->usage->grp_used_wall = 0;
-		}
-		list_iterator_destroy(itr);
-	}
-	assoc_mgr_unlock(&locks);
+	_scale_usage(0.0);
 }
 
 static int32_t _utc_offset(time_t now)

@@ -127,32 +127,43 @@ extern void resrcs_build(job_record_t *job_ptr, bitstr_t *nodes)
 	job_ptr->total_cpus = total;
 }
 
-extern void resrcs_gres_alloc(job_record_t *job_ptr)
+/* Allocate (@alloc) or release the job's GRES on each of its nodes. */
+static void _gres_each(job_record_t *job_ptr, bool alloc)
 {
 	job_resources_t *r = job_ptr->job_resrcs;
+	bool new_alloc = (job_ptr->gres_list_alloc == NULL);
 	node_record_t *node_ptr;
 	int offset = 0, cnt;
-	bool new_alloc = (job_ptr->gres_list_alloc == NULL);
 	sb_bitmap_t *set;
 	int64_t i;
 
-	if (!job_ptr->gres_list_req || !r || !r->node_bitmap)
+	if (!r || !r->node_bitmap || !(set = _nodes_of(r->node_bitmap)))
 		return;
 	cnt = bit_set_count(r->node_bitmap);
-	if (!(set = _nodes_of(r->node_bitmap)))
-		return;
 	for (i = sb_bitmap_first_set(set); i >= 0;
-	     i = sb_bitmap_next_set(set, (size_t) i + 1)) {
+	     i = sb_bitmap_next_set(set, (size_t) i + 1), offset++) {
 		if (!(node_ptr = node_record_table_ptr[i]))
 			continue;
-		gres_ctld_job_alloc(job_ptr->gres_list_req,
-				    &job_ptr->gres_list_alloc,
-				    node_ptr->gres_list, cnt, i, offset,
-				    job_ptr->job_id, node_ptr->name, NULL,
-				    new_alloc);
-		offset++;
+		if (alloc)
+			gres_ctld_job_alloc(job_ptr->gres_list_req,
+					    &job_ptr->gres_list_alloc,
+					    node_ptr->gres_list, cnt, i, offset,
+					    job_ptr->job_id, node_ptr->name,
+					    NULL, new_alloc);
+		else
+			gres_ctld_job_dealloc(job_ptr->gres_list_alloc,
+					      node_ptr->gres_list, offset,
+					      job_ptr->job_id, node_ptr->name,
+					      false, false);
 	}
 	sb_bitmap_free(set);
+}
+
+extern void resrcs_gres_alloc(job_record_t *job_ptr)
+{
+	if (!job_ptr->gres_list_req)
+		return;
+	_gres_each(job_ptr, true);
 	gres_ctld_job_build_details(job_ptr->gres_list_alloc,
 				    &job_ptr->gres_detail_cnt,
 				    &job_ptr->gres_detail_str,
@@ -161,25 +172,6 @@ extern void resrcs_gres_alloc(job_record_t *job_ptr)
 
 extern void resrcs_gres_dealloc(job_record_t *job_ptr)
 {
-	job_resources_t *r = job_ptr->job_resrcs;
-	node_record_t *node_ptr;
-	int offset = 0;
-	sb_bitmap_t *set;
-	int64_t i;
-
-	if (!job_ptr->gres_list_alloc || !r || !r->node_bitmap)
-		return;
-	if (!(set = _nodes_of(r->node_bitmap)))
-		return;
-	for (i = sb_bitmap_first_set(set); i >= 0;
-	     i = sb_bitmap_next_set(set, (size_t) i + 1)) {
-		if (!(node_ptr = node_record_table_ptr[i]))
-			continue;
-		gres_ctld_job_dealloc(job_ptr->gres_list_alloc,
-				      node_ptr->gres_list, offset,
-				      job_ptr->job_id, node_ptr->name,
-				      false, false);
-		offset++;
-	}
-	sb_bitmap_free(set);
+	if (job_ptr->gres_list_alloc)
+		_gres_each(job_ptr, false);
 }

@@ -162,6 +162,20 @@ extern int select_p_job_init(List job_list_arg)
 	return rc;
 }
 
+/* bucket.conf and the buckets again (start, reconfigure). */
+static int _rebuild(void)
+{
+	int rc;
+
+	slurm_mutex_lock(&bucket_lock);
+	_reload_conf();
+	rc = state_build();
+	if (rc == SLURM_SUCCESS)
+		started = true;
+	slurm_mutex_unlock(&bucket_lock);
+	return rc;
+}
+
 extern int select_p_node_init(void)
 {
 	part_record_t *part_ptr;
@@ -170,11 +184,7 @@ extern int select_p_node_init(void)
 
 	if (!in_ctld)
 		return SLURM_SUCCESS;
-	slurm_mutex_lock(&bucket_lock);
-	_reload_conf();
-	rc = state_build();
-	started = (rc == SLURM_SUCCESS);
-	slurm_mutex_unlock(&bucket_lock);
+	rc = _rebuild();
 	if (part_list) {
 		itr = list_iterator_create(part_list);
 		while ((part_ptr = list_next(itr)))
@@ -382,15 +392,9 @@ extern int select_p_update_node_config(int index)
 
 extern int select_p_reconfigure(void)
 {
-	int rc;
-
 	if (!in_ctld)
 		return SLURM_SUCCESS;
-	slurm_mutex_lock(&bucket_lock);
-	_reload_conf();
-	rc = state_build();
-	slurm_mutex_unlock(&bucket_lock);
-	return rc;
+	return _rebuild();
 }
 
 extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
