@@ -146,6 +146,12 @@ check_eq "no new job landed on a node busy before the restart" "" \
 	comm -12 <(echo "$busy") <(echo "$newnodes")
 scancel $(squeue -h -o %i)
 check "the queue empties" wait_for 60 sh -c '[ -z "$(squeue -h -o %i)" ]'
+# every node came back: none is left held by a job that ended
+all=$(sbatch --parsable -N40 -o /dev/null --wrap 'sleep 600')
+check "then a 40-node job runs" wait_for 30 _running "$all"
+check_eq "... on every node" "blue[01-10],fat[01-10],green[01-10],red[01-10]" \
+	_nodes "$all"
+scancel "$all"
 
 sb_cluster_stop
 check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone

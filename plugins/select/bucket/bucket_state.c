@@ -46,6 +46,38 @@ static sb_bitmap_t *g_windowed = NULL;
 static sb_bitmap_t *g_held = NULL;
 static sb_bitmap_t *g_down = NULL;
 
+/*
+ * The ids of the jobs that hold nodes: a job's nodes are taken once and
+ * given back once, however often slurmctld reports its end. Unsorted;
+ * a linear search over running jobs per job start or end.
+ */
+static uint32_t *g_jobs = NULL;
+static size_t g_njobs = 0, g_capjobs = 0;
+
+static ssize_t _job_find(uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < g_njobs; i++)
+		if (g_jobs[i] == id)
+			return (ssize_t) i;
+	return -1;
+}
+
+static void _job_add(uint32_t id)
+{
+	if (g_njobs == g_capjobs) {
+		g_capjobs = g_capjobs ? 2 * g_capjobs : 64;
+		xrecalloc(g_jobs, g_capjobs, sizeof(*g_jobs));
+	}
+	g_jobs[g_njobs++] = id;
+}
+
+static void _job_del(size_t i)
+{
+	g_jobs[i] = g_jobs[--g_njobs];
+}
+
 extern void state_free(void)
 {
 	bucket_state_t *s = &bucket_state;
@@ -62,6 +94,8 @@ extern void state_free(void)
 	sb_bitmap_free(g_held);
 	sb_bitmap_free(g_down);
 	g_windowed = g_held = g_down = NULL;
+	xfree(g_jobs);
+	g_njobs = g_capjobs = 0;
 	memset(s, 0, sizeof(*s));
 }
 
@@ -193,6 +227,7 @@ extern int state_build(void)
 			for (k = sb_bitmap_first_set(nodes); k >= 0;
 			     k = sb_bitmap_next_set(nodes, (size_t) k + 1))
 				s->jobs[k]++;
+			_job_add(job_ptr->job_id);
 		}
 		list_iterator_destroy(itr);
 		sb_bitmap_free(nodes);
@@ -352,6 +387,43 @@ extern void state_hold(const bitstr_t *nodes, int delta)
 	}
 	sb_bitmap_free(b);
 	s->gen++;
+}
+
+extern void state_job_begin(job_record_t *job_ptr)
+{
+	if (_job_find(job_ptr->job_id) >= 0) {
+		error(BUCKET_PFX "%pJ began a second time; its nodes stay held once",
+		      job_ptr);
+		return;
+	}
+	_job_add(job_ptr->job_id);
+	state_hold(job_ptr->node_bitmap, 1);
+}
+
+extern bool state_job_end(job_record_t *job_ptr)
+{
+	ssize_t k = _job_find(job_ptr->job_id);
+
+	if (k < 0) {
+		debug("%pJ ended, but holds no nodes (ended before)", job_ptr);
+		return false;
+	}
+	_job_del((size_t) k);
+	state_hold(job_ptr->node_bitmap, -1);
+	return true;
+}
+
+extern void state_job_shrink(job_record_t *job_ptr, int node_index)
+{
+	bitstr_t *one;
+
+	if ((_job_find(job_ptr->job_id) < 0) || (node_index < 0) ||
+	    ((size_t) node_index >= bucket_state.n))
+		return;
+	one = bit_alloc(bucket_state.n);
+	bit_set(one, node_index);
+	state_hold(one, -1);
+	FREE_NULL_BITMAP(one);
 }
 
 extern sb_bitmap_t *state_held(void)

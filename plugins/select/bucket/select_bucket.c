@@ -222,7 +222,7 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 extern int select_p_job_begin(job_record_t *job_ptr)
 {
 	slurm_mutex_lock(&bucket_lock);
-	state_hold(job_ptr->node_bitmap, 1);
+	state_job_begin(job_ptr);
 	resrcs_gres_alloc(job_ptr);
 	slurm_mutex_unlock(&bucket_lock);
 	log_flag(SELECT_TYPE, "%pJ holds its nodes", job_ptr);
@@ -258,16 +258,11 @@ extern int select_p_job_expand(job_record_t *from_job_ptr,
 /* The job gave back one node (it shrank). */
 extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 {
-	bitstr_t *one;
-
 	if (!node_ptr)
 		return SLURM_SUCCESS;
-	one = bit_alloc(node_record_count);
-	bit_set(one, node_ptr->index);
 	slurm_mutex_lock(&bucket_lock);
-	state_hold(one, -1);
+	state_job_shrink(job_ptr, node_ptr->index);
 	slurm_mutex_unlock(&bucket_lock);
-	FREE_NULL_BITMAP(one);
 	log_flag(SELECT_TYPE, "%pJ released %s", job_ptr, node_ptr->name);
 	return SLURM_SUCCESS;
 }
@@ -280,8 +275,8 @@ extern int select_p_job_signal(job_record_t *job_ptr, int signal)
 extern int select_p_job_fini(job_record_t *job_ptr)
 {
 	slurm_mutex_lock(&bucket_lock);
-	resrcs_gres_dealloc(job_ptr);
-	state_hold(job_ptr->node_bitmap, -1);
+	if (state_job_end(job_ptr))
+		resrcs_gres_dealloc(job_ptr);
 	slurm_mutex_unlock(&bucket_lock);
 	log_flag(SELECT_TYPE, "%pJ released its nodes", job_ptr);
 	return SLURM_SUCCESS;

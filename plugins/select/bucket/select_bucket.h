@@ -143,7 +143,16 @@ extern void state_node_config(int i);
 /* Current load averages, for policies that read them. O(N). */
 extern void state_sync_loads(void);
 
-/* Our job @job_ptr now holds / releases the nodes of @nodes. */
+/*
+ * A job of ours takes its nodes (job_begin), gives them all back (its
+ * end: once, however often it is reported), or gives back one node when
+ * it shrinks.
+ */
+extern void state_job_begin(job_record_t *job_ptr);
+extern bool state_job_end(job_record_t *job_ptr);	/* true: it held */
+extern void state_job_shrink(job_record_t *job_ptr, int node_index);
+
+/* One more (+1) or one less (-1) job on each node of @nodes. */
 extern void state_hold(const bitstr_t *nodes, int delta);
 
 /* Which nodes our jobs hold, as an sb bitmap (caller frees). */
