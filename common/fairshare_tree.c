@@ -120,29 +120,41 @@ struct ft_pass {
 	uint32_t users;
 };
 
-/* Slurm's _calc_assoc_fs(): U against the fs parent, then S / U. */
-static long double _calc_assoc_fs(struct sb_assoc_tree *t, int id,
-				  long double parent_usage)
+/*
+ * Slurm's _calc_assoc_fs() for the @k fs children @kids: U against the
+ * fs parent's usage @pu, then S / U. Two passes, each a run of
+ * independent 80-bit divisions the FPU can overlap (one pass doing both
+ * would wait for each U before its S / U): exact long doubles are what
+ * Slurm compares, so the divisions stay.
+ */
+static void _calc_assoc_fs(struct sb_assoc_tree *t, const int *kids, int k,
+			   long double pu)
 {
-	double s = sb__fs_norm_level(t, id);
-	long double u, lfs;
+	int i;
 
-	t->shares_norm[id] = s;
+	for (i = 0; i < k; i++) {
+		int id = kids[i];
 
-	if (!parent_usage)
-		u = 0.0L;
-	else
-		u = t->usage[id] / parent_usage;
-	t->usage_efctv[id] = u;
+		t->shares_norm[id] = sb__fs_norm_level(t, id);
+		t->usage_efctv[id] = pu ? t->usage[id] / pu : 0.0L;
+	}
+	for (i = 0; i < k; i++) {
+		int id = kids[i];
+		double s = t->shares_norm[id];
 
-	if (t->shares[id] == SB_SHARES_PARENT)
-		lfs = t->is_user[id] ? (long double) INFINITY : SB_FS_NO_VAL;
-	else if (s == 0.0)
-		lfs = 0.0L;
-	else
-		lfs = (long double) s / u;
-	t->level_fs[id] = lfs;
-	return lfs;
+		if (t->shares[id] == SB_SHARES_PARENT)
+			t->level_fs[id] = t->is_user[id] ?
+				(long double) INFINITY : SB_FS_NO_VAL;
+		else if (s == 0.0)
+			t->level_fs[id] = 0.0L;
+		else if (t->usage_efctv[id] == 0.0L)
+			/* s / 0 is +inf ("NOT A BUG" in Slurm) without
+			 * the x87's slow division by zero */
+			t->level_fs[id] = (long double) INFINITY;
+		else
+			t->level_fs[id] = (long double) s /
+				t->usage_efctv[id];
+	}
 }
 
 /* Slurm's _calc_tree_fs() over the fs children of @parent. */
@@ -156,10 +168,11 @@ static void _calc_tree_fs(struct ft_pass *ps, int parent, bool account_tied)
 
 	ps->sp += k;
 
+	_calc_assoc_fs(t, kids, k, pu);
 	for (i = 0; i < k; i++) {
 		sib[i].id = kids[i];
 		sib[i].user = t->is_user[kids[i]];
-		sib[i].k = _key(_calc_assoc_fs(t, kids[i], pu), sib[i].user);
+		sib[i].k = _key(t->level_fs[kids[i]], sib[i].user);
 	}
 	_sort_keys(sib, k, ps->tmp);
 	_fix_runs(t->level_fs, sib, k);
