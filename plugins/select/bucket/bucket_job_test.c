@@ -99,7 +99,7 @@ static void _gres_exclude(_job_t *j, sb_bitmap_t *out)
 /* excl = not allowed | GRES short | (@held ? held by our jobs : none) */
 static int _set_excluded(_job_t *j, bool held)
 {
-	sb_bitmap_t *h;
+	const sb_bitmap_t *h;
 
 	sb_bitmap_copy(j->excl, j->allowed);
 	sb_bitmap_not(j->excl);
@@ -108,7 +108,6 @@ static int _set_excluded(_job_t *j, bool held)
 		if (!(h = state_held()))
 			return -1;
 		sb_bitmap_or(j->excl, h);
-		sb_bitmap_free(h);
 	}
 	return 0;
 }
@@ -408,11 +407,6 @@ static int _sim_attempt(_job_t *j, uint32_t count, sb_bitmap_t *out,
 	return rc;
 }
 
-static int _same_job(void *x, void *key)
-{
-	return x == key;
-}
-
 static int _cmp_time(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
@@ -428,34 +422,18 @@ static int _simulate(_job_t *j, bitstr_t *bitmap, const void *skip_resv,
 	int64_t *times = NULL;
 	size_t nt = 0, k, i;
 	sb_bitmap_t *out = sb_bitmap_alloc(st->n), *base = NULL;
-	job_record_t *job_ptr;
-	ListIterator itr;
 	int res = SB_PLACE_NEVER;
 
-	s.until = xcalloc(st->n ? st->n : 1, sizeof(int64_t));
 	times = xcalloc(list_count(job_list) + 1, sizeof(int64_t));
+	s.until = state_busy_until(cands, NULL, times, &nt);
 	if (!out || !(base = sb_bitmap_alloc(st->n)))
 		goto done;
-	itr = list_iterator_create(job_list);
-	while ((job_ptr = list_next(itr))) {
-		int64_t end;
-
-		int64_t n;
-
-		if (!_active(job_ptr) ||
-		    (cands && list_find_first(cands, _same_job, job_ptr)))
-			continue;
-		end = IS_JOB_SUSPENDED(job_ptr) ? SB_TIME_INFINITE :
-			MAX((int64_t) job_ptr->end_time, (int64_t) s.now + 1);
-		convert_bitstr_to_sb(job_ptr->node_bitmap, out);
-		for (n = sb_bitmap_first_set(out); n >= 0;
-		     n = sb_bitmap_next_set(out, (size_t) n + 1))
-			if (end > s.until[n])
-				s.until[n] = end;
-		if (end != SB_TIME_INFINITE)
-			times[nt++] = end;
-	}
-	list_iterator_destroy(itr);
+	/* a job past its end is about to end, not over */
+	for (i = 0; i < st->n; i++)
+		if (s.until[i] && (s.until[i] <= (int64_t) s.now))
+			s.until[i] = (int64_t) s.now + 1;
+	for (k = 0; k < nt; k++)
+		times[k] = MAX(times[k], (int64_t) s.now + 1);
 	qsort(times, nt, sizeof(*times), _cmp_time);
 	for (i = 0; i < st->n; i++)
 		if ((st->nodes[i].state == SB_NODE_DOWN) ||

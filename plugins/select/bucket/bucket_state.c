@@ -99,7 +99,8 @@ extern void state_free(void)
 	memset(s, 0, sizeof(*s));
 }
 
-static void _update(size_t i)
+/* Node @i's state, running jobs and bitmaps from jobs[] and Slurm. */
+static void _derive(size_t i)
 {
 	bucket_state_t *s = &bucket_state;
 
@@ -115,7 +116,13 @@ static void _update(size_t i)
 		sb_bitmap_set(g_down, i);
 	else
 		sb_bitmap_clear(g_down, i);
-	(void) sb_bucket_set_update(s->set, i);
+}
+
+/* ... and re-file it in its bucket. */
+static void _update(size_t i)
+{
+	_derive(i);
+	(void) sb_bucket_set_update(bucket_state.set, i);
 }
 
 /* A reservation that makes its nodes busy later: nodes, a future start. */
@@ -232,16 +239,8 @@ extern int state_build(void)
 		list_iterator_destroy(itr);
 		sb_bitmap_free(nodes);
 	}
-	for (i = 0; i < s->n; i++) {
-		s->nodes[i].run_jobs = s->jobs[i];
-		s->nodes[i].state = convert_node_state(
-			node_record_table_ptr[i], s->jobs[i]);
-		if (s->jobs[i])
-			sb_bitmap_set(g_held, i);
-		if ((s->nodes[i].state == SB_NODE_DOWN) ||
-		    (s->nodes[i].state == SB_NODE_DRAINED))
-			sb_bitmap_set(g_down, i);
-	}
+	for (i = 0; i < s->n; i++)
+		_derive(i);
 	if (!(s->set = sb_bucket_set_create(s->nodes, s->n, now)))
 		goto fail;
 	s->seen_node_update = last_node_update;
@@ -426,9 +425,9 @@ extern void state_job_shrink(job_record_t *job_ptr, int node_index)
 	FREE_NULL_BITMAP(one);
 }
 
-extern sb_bitmap_t *state_held(void)
+extern const sb_bitmap_t *state_held(void)
 {
-	return g_held ? sb_bitmap_dup(g_held) : NULL;
+	return g_held;
 }
 
 static int _same_ptr(void *x, void *key)
@@ -441,21 +440,22 @@ static bool _in_list(List l, const void *x)
 	return l && list_find_first(l, _same_ptr, (void *) x);
 }
 
-/* The plan of WILL_RUN at @now: running jobs, down nodes, reservations. */
-static sb_will_run_t *_plan_build(time_t now, const void *skip_resv,
-				  List free_jobs)
+extern int64_t *state_busy_until(List free_jobs, sb_bitmap_t *freed,
+				 int64_t *ends, size_t *nends)
 {
 	bucket_state_t *s = &bucket_state;
 	int64_t *until = xcalloc(s->n ? s->n : 1, sizeof(int64_t));
-	sb_bitmap_t *nodes = sb_bitmap_alloc(s->n), *freed = NULL;
-	sb_will_run_t *w = NULL;
-	slurmctld_resv_t *resv;
+	sb_bitmap_t *nodes = sb_bitmap_alloc(s->n);
 	job_record_t *job_ptr;
 	ListIterator itr;
 	int64_t i;
 
-	if (!nodes || !(freed = sb_bitmap_alloc(s->n)))
-		goto out;
+	if (nends)
+		*nends = 0;
+	if (!nodes || !job_list) {
+		sb_bitmap_free(nodes);
+		return until;
+	}
 	itr = list_iterator_create(job_list);
 	while ((job_ptr = list_next(itr))) {
 		int64_t end;
@@ -466,18 +466,40 @@ static sb_will_run_t *_plan_build(time_t now, const void *skip_resv,
 			continue;
 		convert_bitstr_to_sb(job_ptr->node_bitmap, nodes);
 		if (_in_list(free_jobs, job_ptr)) {
-			sb_bitmap_or(freed, nodes);
+			if (freed)
+				sb_bitmap_or(freed, nodes);
 			continue;
 		}
 		/* a suspended job's end is not known */
 		end = IS_JOB_SUSPENDED(job_ptr) ? SB_TIME_INFINITE :
-			(int64_t) job_ptr->end_time;
+			MAX((int64_t) job_ptr->end_time, 1);
 		for (i = sb_bitmap_first_set(nodes); i >= 0;
 		     i = sb_bitmap_next_set(nodes, (size_t) i + 1))
 			if (end > until[i])
 				until[i] = end;
+		if (ends && (end != SB_TIME_INFINITE))
+			ends[(*nends)++] = end;
 	}
 	list_iterator_destroy(itr);
+	sb_bitmap_free(nodes);
+	return until;
+}
+
+/* The plan of WILL_RUN at @now: running jobs, down nodes, reservations. */
+static sb_will_run_t *_plan_build(time_t now, const void *skip_resv,
+				  List free_jobs)
+{
+	bucket_state_t *s = &bucket_state;
+	sb_bitmap_t *nodes = sb_bitmap_alloc(s->n), *freed = NULL;
+	int64_t *until = NULL;
+	sb_will_run_t *w = NULL;
+	slurmctld_resv_t *resv;
+	ListIterator itr;
+	int64_t i;
+
+	if (!nodes || !(freed = sb_bitmap_alloc(s->n)))
+		goto out;
+	until = state_busy_until(free_jobs, freed, NULL, NULL);
 	if (!(w = sb_will_run_create(s->set, now, SB_TIME_INFINITE - now,
 				     until)))
 		goto out;

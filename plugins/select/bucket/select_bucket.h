@@ -155,8 +155,18 @@ extern void state_job_shrink(job_record_t *job_ptr, int node_index);
 /* One more (+1) or one less (-1) job on each node of @nodes. */
 extern void state_hold(const bitstr_t *nodes, int delta);
 
-/* Which nodes our jobs hold, as an sb bitmap (caller frees). */
-extern sb_bitmap_t *state_held(void);
+/* Which nodes our jobs hold (the model's own bitmap, read only). */
+extern const sb_bitmap_t *state_held(void);
+
+/*
+ * Per node, when the running jobs on it end (0: none; SB_TIME_INFINITE
+ * while one is suspended), leaving out @free_jobs (may be NULL), whose
+ * nodes are added to @freed (may be NULL). With @ends (room for every
+ * job), each finite end is stored there, *nends of them, unsorted. The
+ * array is the caller's to xfree(). O(jobs N / 64).
+ */
+extern int64_t *state_busy_until(List free_jobs, sb_bitmap_t *freed,
+				 int64_t *ends, size_t *nends);
 
 /*
  * WILL_RUN's plan at @now: cached until the state or the second
