@@ -63,6 +63,7 @@ grep -o 'JobId=[0-9]* RUN_NOW: .*' "$SB_DIR/log/slurmctld.log" | head -n 12
 sb_cluster_stop
 echo
 echo "demo: cluster stopped; every daemon gone: $(sb_all_gone && echo yes || echo NO)"
+sb_all_gone || exit 1
 
 # Offline: what the library under the plugins decides, and why.
 if [ -x "${SBUCKET:-}" ]; then

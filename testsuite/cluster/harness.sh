@@ -366,7 +366,8 @@ sb_ctld_start() {
 _sb_our_stepds() {
 	local p
 	for p in $(pgrep -x slurmstepd 2>/dev/null); do
-		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null |
+		# (the process may be gone by now: no message for that)
+		{ tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null |
 			grep -qx "SLURM_CONF=$SLURM_CONF" && echo "$p"
 	done
 }
