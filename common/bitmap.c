@@ -363,6 +363,18 @@ int sb_bitmap_andnot(sb_bitmap_t *dst, const sb_bitmap_t *src)
 	return 0;
 }
 
+/* Both operands keep the bits past size clear, so the result does too. */
+int sb_bitmap_xor(sb_bitmap_t *dst, const sb_bitmap_t *src)
+{
+	size_t i;
+
+	if (_bad_pair(dst, src))
+		return -1;
+	for (i = 0; i < dst->nwords; i++)
+		dst->w[i] ^= src->w[i];
+	return 0;
+}
+
 int sb_bitmap_not(sb_bitmap_t *dst)
 {
 	size_t i;

@@ -19,7 +19,7 @@
  *   single bit  sb_bitmap_set / clear / test      O(1)
  *   ranges      sb_bitmap_set_range / clear_range O(w)
  *               sb_bitmap_set_all / clear_all     O(w)
- *   logic       sb_bitmap_copy / and / or / andnot / not   O(w)
+ *   logic       sb_bitmap_copy / and / or / andnot / xor / not   O(w)
  *   counting    sb_bitmap_count        O(w)      popcount of the whole map
  *               sb_bitmap_count_range  O(w)      popcount of [first, last]
  *               sb_bitmap_count_and    O(w)      popcount of a & b, no copy
@@ -101,7 +101,8 @@ void sb_bitmap_set_all(sb_bitmap_t *b);
 void sb_bitmap_clear_all(sb_bitmap_t *b);
 
 /*
- * dst = src, dst &= src, dst |= src, dst &= ~src, dst = ~dst.
+ * dst = src, dst &= src, dst |= src, dst &= ~src, dst ^= src (the bits
+ * that differ), dst = ~dst.
  * Return 0, or -1 with errno EINVAL (NULL argument or sizes differ).
  * O(w). dst and src may be the same bitmap.
  */
@@ -109,6 +110,7 @@ int sb_bitmap_copy(sb_bitmap_t *dst, const sb_bitmap_t *src);
 int sb_bitmap_and(sb_bitmap_t *dst, const sb_bitmap_t *src);
 int sb_bitmap_or(sb_bitmap_t *dst, const sb_bitmap_t *src);
 int sb_bitmap_andnot(sb_bitmap_t *dst, const sb_bitmap_t *src);
+int sb_bitmap_xor(sb_bitmap_t *dst, const sb_bitmap_t *src);
 int sb_bitmap_not(sb_bitmap_t *dst);
 
 /*

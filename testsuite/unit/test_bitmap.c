@@ -219,6 +219,13 @@ START_TEST(test_logic_and_compare)
 		ck_assert_uint_eq(sb_bitmap_count(c), n / 3);
 		ck_assert_int_eq(sb_bitmap_intersects(c, b), 0);
 		ck_assert_int_eq(sb_bitmap_equal(c, a), n / 3 == n / 2 + 1);
+		/* a ^ b: the bits in exactly one of them */
+		ck_assert_int_eq(sb_bitmap_copy(c, a), 0);
+		ck_assert_int_eq(sb_bitmap_xor(c, b), 0);
+		ck_assert_int_eq(sb_bitmap_check(c), 0);
+		ck_assert_uint_eq(sb_bitmap_count(c), n / 3 + (n - n / 2 - 1));
+		ck_assert_int_eq(sb_bitmap_xor(c, c), 0);
+		ck_assert_int_eq(sb_bitmap_empty(c), 1);
 
 		/* Size mismatches are errors and change nothing. */
 		errno = 0;
@@ -471,9 +478,15 @@ static void _random_size(sb_test_rng_t *r, size_t n)
 				o[i] = o[i] || p[i];
 			break;
 		case 9:
-			REQ(sb_bitmap_andnot(b, c) == 0);
-			for (i = 0; i < n; i++)
-				o[i] = o[i] && !p[i];
+			if (sb_test_rng_below(r, 2)) {
+				REQ(sb_bitmap_andnot(b, c) == 0);
+				for (i = 0; i < n; i++)
+					o[i] = o[i] && !p[i];
+			} else {
+				REQ(sb_bitmap_xor(b, c) == 0);
+				for (i = 0; i < n; i++)
+					o[i] = o[i] != p[i];
+			}
 			break;
 		case 10:
 			if (sb_test_rng_below(r, 8) == 0) {

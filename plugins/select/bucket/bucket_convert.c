@@ -7,7 +7,8 @@
  *
  * A node's signature (CPUs layout, RealMemory, TmpDisk, features, gres,
  * Weight, partitions) comes from its configuration; its speed from
- * bucket.conf. Features and node counts of a job are not converted:
+ * bucket.conf; its state from slurmctld's node bitmaps at the moment of
+ * the decision. Features and node counts of a job are not converted:
  * slurmctld has already cut the bitmap it passes to the nodes with the
  * job's features (and calls once per "[a*2&b*4]" count), so the request
  * is one chunk of whole nodes with the job's per-node minimums.
@@ -64,20 +65,21 @@ static void _add_features(sb_node_t *nd, const char *features)
 	xfree(copy);
 }
 
-extern sb_node_state_t convert_node_state(const node_record_t *node_ptr,
-					  uint16_t jobs)
+extern sb_node_state_t convert_node_state(size_t i)
 {
+	node_record_t *node_ptr = node_record_table_ptr[i];
+
 	/*
-	 * A node that misses a ping is still up: slurmctld keeps it out of
-	 * the bitmaps it passes until it answers again.
+	 * avail_node_bitmap leaves out nodes that are down, drained or
+	 * draining, failing, or not responding: none can start a job now.
 	 */
-	if (!node_ptr || IS_NODE_DOWN(node_ptr) || IS_NODE_FUTURE(node_ptr))
-		return SB_NODE_DOWN;
-	if (IS_NODE_DRAIN(node_ptr) || IS_NODE_FAIL(node_ptr))
-		return SB_NODE_DRAINED;
-	if (jobs)
+	if (!node_ptr || !avail_node_bitmap || !idle_node_bitmap ||
+	    !bit_test(avail_node_bitmap, i))
+		return (node_ptr && IS_NODE_DRAIN(node_ptr)) ?
+			SB_NODE_DRAINED : SB_NODE_DOWN;
+	if (!bit_test(idle_node_bitmap, i))
 		return SB_NODE_ALLOCATED;
-	if (IS_NODE_POWERED_DOWN(node_ptr))
+	if (power_node_bitmap && bit_test(power_node_bitmap, i))
 		return SB_NODE_POWERED_DOWN;
 	return SB_NODE_IDLE;
 }
@@ -120,7 +122,8 @@ extern int convert_node(sb_node_t *nd, size_t i, node_record_t *node_ptr,
 	if (conf && (bn = sb_bucket_conf_node(conf, node_ptr->name)))
 		nd->speed = bn->speed;
 	nd->load = node_ptr->cpu_load / 100.0;
-	nd->state = convert_node_state(node_ptr, 0);
+	nd->state = convert_node_state(i);
+	nd->run_jobs = (nd->state == SB_NODE_ALLOCATED);
 	return 0;
 fail:
 	error(BUCKET_PFX "cannot describe node %zu: %m", i);
@@ -138,35 +141,35 @@ extern int64_t convert_time_limit(const job_record_t *job_ptr)
 	return (int64_t) limit * 60;
 }
 
+extern uint32_t convert_node_cpus(const job_record_t *job_ptr)
+{
+	const struct job_details *d = job_ptr->details;
+	uint32_t cpus = d->pn_min_cpus;
+
+	if (d->ntasks_per_node)
+		cpus = MAX(cpus, (uint32_t) d->ntasks_per_node *
+			   MAX(d->cpus_per_task, 1));
+	return cpus;
+}
+
 extern int convert_request(sb_request_t *r, job_record_t *job_ptr,
 			   uint32_t count)
 {
 	struct job_details *d = job_ptr->details;
 	sb_chunk_t *c;
 	uint64_t mem;
-	uint32_t cpus;
 
 	sb_request_init(r);
-	r->exclusive = true;		/* whole nodes, always */
-	r->contiguous = d->contiguous;
+	r->exclusive = true;		/* only such jobs are ours */
 	r->time_limit = convert_time_limit(job_ptr);
 	if (!(c = sb_request_add_chunk(r, count)))
 		goto fail;
-	cpus = d->pn_min_cpus;
-	if (d->ntasks_per_node)
-		cpus = MAX(cpus, (uint32_t) d->ntasks_per_node *
-			   MAX(d->cpus_per_task, 1));
-	c->min_cpus = cpus;
+	c->min_cpus = convert_node_cpus(job_ptr);
 	mem = d->pn_min_memory;
 	if (mem & MEM_PER_CPU)
-		mem = (mem & ~MEM_PER_CPU) * MAX(cpus, 1);
+		mem = (mem & ~MEM_PER_CPU) * MAX(c->min_cpus, 1);
 	c->min_memory = mem;
 	c->min_tmp = d->pn_min_tmp_disk;
-	if (d->req_node_bitmap && (bit_ffs(d->req_node_bitmap) >= 0)) {
-		if (!(r->required = sb_bitmap_alloc(node_record_count)))
-			goto fail;
-		convert_bitstr_to_sb(d->req_node_bitmap, r->required);
-	}
 	return 0;
 fail:
 	error(BUCKET_PFX "cannot describe %pJ: %m", job_ptr);

@@ -1,19 +1,22 @@
 /*
  * bucket_state.c - select/bucket's model of the cluster: one sb_node_t
- * per Slurm node, the bucket set over them, which nodes our jobs hold,
- * future reservations as busy windows, and WILL_RUN's plan.
+ * per Slurm node, the bucket set over them, future reservations as busy
+ * windows, and WILL_RUN's plan.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Built once (start, reconfigure, partition or node changes that call
- * select_g_reconfigure()) and then kept current a node at a time:
- *   - job begin / end: the job's nodes move between free and busy, O(1)
- *     bitmap work per node (sb_bucket_set_update());
- *   - node state (down, drain, resume): slurmctld does not tell the
- *     select plugin, so each decision first compares the node states
- *     when last_node_update has moved (O(N) word compares) and updates
- *     the nodes that changed;
+ * Nothing here is a ledger of our own. A node's state is what slurmctld's
+ * bitmaps say at the moment of a decision: avail_node_bitmap (up, not
+ * drained, responding), idle_node_bitmap (no job at all, running or
+ * completing, shared or not) and power_node_bitmap. Each decision first
+ * compares the three bitmaps with the copies the model was last derived
+ * from, a 64-bit word at a time, and re-files the nodes whose bits
+ * changed: O(N / 64 + changed nodes), no per-node scan, and a node the
+ * base frees (a job ends, a node is set DOWN under a job and requeued, a
+ * slurmd dies) is free for us in the same call in which sinfo shows it.
+ *
+ * Built once (start, reconfigure, a node's signature changing) and then:
  *   - reservations: when last_resv_update moves, or a reservation we
  *     know starts, the windows are rebuilt on the nodes they cover
  *     (busy-later: idle now, reserved later);
@@ -38,44 +41,27 @@
 pthread_mutex_t bucket_lock = PTHREAD_MUTEX_INITIALIZER;
 bucket_state_t bucket_state;
 
-/*
- * Nodes that carry reservation windows, the nodes our jobs hold, and the
- * nodes the model has down or drained.
- */
+/* Nodes that carry reservation windows. */
 static sb_bitmap_t *g_windowed = NULL;
-static sb_bitmap_t *g_held = NULL;
-static sb_bitmap_t *g_down = NULL;
 
 /*
- * The ids of the jobs that hold nodes: a job's nodes are taken once and
- * given back once, however often slurmctld reports its end. Unsorted;
- * a linear search over running jobs per job start or end.
+ * slurmctld's bitmaps as the model last saw them, and scratch space for
+ * the current ones.
  */
-static uint32_t *g_jobs = NULL;
-static size_t g_njobs = 0, g_capjobs = 0;
+enum { SEEN_AVAIL, SEEN_IDLE, SEEN_POWER, SEEN_COUNT };
+static sb_bitmap_t *g_seen[SEEN_COUNT];
+static sb_bitmap_t *g_now = NULL;
 
-static ssize_t _job_find(uint32_t id)
+static bitstr_t *_slurm_bitmap(int which)
 {
-	size_t i;
-
-	for (i = 0; i < g_njobs; i++)
-		if (g_jobs[i] == id)
-			return (ssize_t) i;
-	return -1;
-}
-
-static void _job_add(uint32_t id)
-{
-	if (g_njobs == g_capjobs) {
-		g_capjobs = g_capjobs ? 2 * g_capjobs : 64;
-		xrecalloc(g_jobs, g_capjobs, sizeof(*g_jobs));
+	switch (which) {
+	case SEEN_AVAIL:
+		return avail_node_bitmap;
+	case SEEN_IDLE:
+		return idle_node_bitmap;
+	default:
+		return power_node_bitmap;
 	}
-	g_jobs[g_njobs++] = id;
-}
-
-static void _job_del(size_t i)
-{
-	g_jobs[i] = g_jobs[--g_njobs];
 }
 
 extern void state_free(void)
@@ -88,41 +74,64 @@ extern void state_free(void)
 	for (i = 0; s->nodes && (i < s->n); i++)
 		sb_node_fini(&s->nodes[i]);
 	xfree(s->nodes);
-	xfree(s->jobs);
-	xfree(s->seen_state);
 	sb_bitmap_free(g_windowed);
-	sb_bitmap_free(g_held);
-	sb_bitmap_free(g_down);
-	g_windowed = g_held = g_down = NULL;
-	xfree(g_jobs);
-	g_njobs = g_capjobs = 0;
+	g_windowed = NULL;
+	for (i = 0; i < SEEN_COUNT; i++) {
+		sb_bitmap_free(g_seen[i]);
+		g_seen[i] = NULL;
+	}
+	sb_bitmap_free(g_now);
+	g_now = NULL;
 	memset(s, 0, sizeof(*s));
 }
 
-/* Node @i's state, running jobs and bitmaps from jobs[] and Slurm. */
-static void _derive(size_t i)
-{
-	bucket_state_t *s = &bucket_state;
-
-	s->nodes[i].run_jobs = s->jobs[i];
-	s->nodes[i].state = convert_node_state(node_record_table_ptr[i],
-					       s->jobs[i]);
-	if (s->jobs[i])
-		sb_bitmap_set(g_held, i);
-	else
-		sb_bitmap_clear(g_held, i);
-	if ((s->nodes[i].state == SB_NODE_DOWN) ||
-	    (s->nodes[i].state == SB_NODE_DRAINED))
-		sb_bitmap_set(g_down, i);
-	else
-		sb_bitmap_clear(g_down, i);
-}
-
-/* ... and re-file it in its bucket. */
+/* Node @i's state from slurmctld's bitmaps, re-filed in its bucket. */
 static void _update(size_t i)
 {
-	_derive(i);
+	sb_node_t *nd = &bucket_state.nodes[i];
+
+	nd->state = convert_node_state(i);
+	nd->run_jobs = (nd->state == SB_NODE_ALLOCATED);
 	(void) sb_bucket_set_update(bucket_state.set, i);
+}
+
+/* Copy slurmctld's bitmap @which into @out (all clear if it has none). */
+static void _read(int which, sb_bitmap_t *out)
+{
+	bitstr_t *b = _slurm_bitmap(which);
+
+	if (b && (bit_size(b) == (bitoff_t) bucket_state.n))
+		convert_bitstr_to_sb(b, out);
+	else
+		sb_bitmap_clear_all(out);
+}
+
+/*
+ * Re-file the nodes whose bit in any of slurmctld's bitmaps changed
+ * since the last call. O(N / 64 + changed nodes).
+ */
+static void _sync_nodes(void)
+{
+	bucket_state_t *s = &bucket_state;
+	size_t changed = 0;
+	int64_t i;
+	int k;
+
+	for (k = 0; k < SEEN_COUNT; k++) {
+		_read(k, g_now);
+		sb_bitmap_xor(g_seen[k], g_now);	/* the changed bits */
+		for (i = sb_bitmap_first_set(g_seen[k]); i >= 0;
+		     i = sb_bitmap_next_set(g_seen[k], (size_t) i + 1)) {
+			_update((size_t) i);
+			changed++;
+		}
+		sb_bitmap_copy(g_seen[k], g_now);
+	}
+	if (changed) {
+		s->gen++;
+		log_flag(SELECT_TYPE, "%zu node state changes applied",
+			 changed);
+	}
 }
 
 /* A reservation that makes its nodes busy later: nodes, a future start. */
@@ -195,89 +204,36 @@ extern int state_build(void)
 {
 	bucket_state_t *s = &bucket_state;
 	time_t now = time(NULL);
-	job_record_t *job_ptr;
-	ListIterator itr;
-	size_t i;
-	int64_t k;
+	size_t i, busy = 0;
+	int k;
 
 	state_free();
 	s->n = node_record_count;
 	s->nodes = xcalloc(s->n ? s->n : 1, sizeof(sb_node_t));
-	s->jobs = xcalloc(s->n ? s->n : 1, sizeof(uint16_t));
-	s->seen_state = xcalloc(s->n ? s->n : 1, sizeof(uint32_t));
 	if (!(g_windowed = sb_bitmap_alloc(s->n)) ||
-	    !(g_held = sb_bitmap_alloc(s->n)) ||
-	    !(g_down = sb_bitmap_alloc(s->n)))
+	    !(g_now = sb_bitmap_alloc(s->n)))
 		goto fail;
+	for (k = 0; k < SEEN_COUNT; k++) {
+		if (!(g_seen[k] = sb_bitmap_alloc(s->n)))
+			goto fail;
+		_read(k, g_seen[k]);
+	}
 	for (i = 0; i < s->n; i++) {
 		if (convert_node(&s->nodes[i], i, node_record_table_ptr[i],
 				 bucket_conf) < 0)
 			goto fail;
-		if (node_record_table_ptr[i])
-			s->seen_state[i] = node_record_table_ptr[i]->node_state;
+		busy += (s->nodes[i].state == SB_NODE_ALLOCATED);
 	}
-	/* After a restart: the nodes of running and suspended jobs. */
-	if (job_list) {
-		sb_bitmap_t *nodes = sb_bitmap_alloc(s->n);
-
-		if (!nodes)
-			goto fail;
-		itr = list_iterator_create(job_list);
-		while ((job_ptr = list_next(itr))) {
-			if ((!IS_JOB_RUNNING(job_ptr) &&
-			     !IS_JOB_SUSPENDED(job_ptr)) ||
-			    !job_ptr->node_bitmap ||
-			    (bit_size(job_ptr->node_bitmap) !=
-			     (bitoff_t) s->n))
-				continue;
-			convert_bitstr_to_sb(job_ptr->node_bitmap, nodes);
-			for (k = sb_bitmap_first_set(nodes); k >= 0;
-			     k = sb_bitmap_next_set(nodes, (size_t) k + 1))
-				s->jobs[k]++;
-			_job_add(job_ptr->job_id);
-		}
-		list_iterator_destroy(itr);
-		sb_bitmap_free(nodes);
-	}
-	for (i = 0; i < s->n; i++)
-		_derive(i);
 	if (!(s->set = sb_bucket_set_create(s->nodes, s->n, now)))
 		goto fail;
-	s->seen_node_update = last_node_update;
 	_sync_windows(now);
-	info("%zu nodes in %zu buckets, %zu held by running jobs",
-	     s->n, sb_bucket_set_size(s->set), sb_bitmap_count(g_held));
+	info("%zu nodes in %zu buckets, %zu with jobs",
+	     s->n, sb_bucket_set_size(s->set), busy);
 	return SLURM_SUCCESS;
 fail:
 	error(BUCKET_PFX "cannot build the node buckets: %m");
 	state_free();
 	return SLURM_ERROR;
-}
-
-/* Node states and loads, when slurmctld changed any node. */
-static void _sync_nodes(void)
-{
-	bucket_state_t *s = &bucket_state;
-	size_t i, changed = 0;
-
-	for (i = 0; i < s->n; i++) {
-		node_record_t *node_ptr = node_record_table_ptr[i];
-
-		if (!node_ptr)
-			continue;
-		if (node_ptr->node_state == s->seen_state[i])
-			continue;
-		s->seen_state[i] = node_ptr->node_state;
-		_update(i);
-		changed++;
-	}
-	s->seen_node_update = last_node_update;
-	s->nodes_synced = time(NULL);
-	if (changed) {
-		s->gen++;
-		log_flag(SELECT_TYPE, "%zu node state changes applied",
-			 changed);
-	}
 }
 
 extern void state_sync(time_t now)
@@ -289,13 +245,7 @@ extern void state_sync(time_t now)
 		if (!s->set)
 			return;
 	}
-	/*
-	 * Not every state change moves last_node_update: compare at least
-	 * once a second.
-	 */
-	if ((s->seen_node_update != last_node_update) ||
-	    (s->nodes_synced != now))
-		_sync_nodes();
+	_sync_nodes();
 	/*
 	 * last_resv_update has one-second steps: a change in the second of
 	 * our last sync shows no new value, so sync again until that
@@ -306,29 +256,6 @@ extern void state_sync(time_t now)
 		_sync_windows(now);
 	else
 		(void) sb_bucket_set_set_now(s->set, now);
-}
-
-extern void state_sync_offered(const sb_bitmap_t *offered)
-{
-	bucket_state_t *s = &bucket_state;
-	size_t changed = 0;
-	int64_t i;
-
-	if (!g_down || !sb_bitmap_intersects(g_down, offered))
-		return;
-	for (i = sb_bitmap_first_set(g_down); i >= 0;
-	     i = sb_bitmap_next_set(g_down, (size_t) i + 1)) {
-		node_record_t *node_ptr = node_record_table_ptr[i];
-
-		if (!sb_bitmap_test(offered, (size_t) i) || !node_ptr ||
-		    (node_ptr->node_state == s->seen_state[i]))
-			continue;
-		s->seen_state[i] = node_ptr->node_state;
-		_update((size_t) i);
-		changed++;
-	}
-	if (changed)
-		s->gen++;
 }
 
 extern void state_node_config(int i)
@@ -362,86 +289,12 @@ extern void state_sync_loads(void)
 				node_record_table_ptr[i]->cpu_load / 100.0;
 }
 
-extern void state_hold(const bitstr_t *nodes, int delta)
-{
-	bucket_state_t *s = &bucket_state;
-	sb_bitmap_t *b;
-	int64_t i;
-
-	if (!s->set || !nodes || (bit_size((bitstr_t *) nodes) !=
-				  (bitoff_t) s->n))
-		return;
-	if (!(b = sb_bitmap_alloc(s->n)))
-		return;
-	convert_bitstr_to_sb(nodes, b);
-	for (i = sb_bitmap_first_set(b); i >= 0;
-	     i = sb_bitmap_next_set(b, (size_t) i + 1)) {
-		if ((delta < 0) && !s->jobs[i]) {
-			error(BUCKET_PFX "node %s released by a job that did not hold it",
-			      s->nodes[i].name);
-			continue;
-		}
-		s->jobs[i] += delta;
-		_update((size_t) i);
-	}
-	sb_bitmap_free(b);
-	s->gen++;
-}
-
-extern void state_job_begin(job_record_t *job_ptr)
-{
-	if (_job_find(job_ptr->job_id) >= 0) {
-		error(BUCKET_PFX "%pJ began a second time; its nodes stay held once",
-		      job_ptr);
-		return;
-	}
-	_job_add(job_ptr->job_id);
-	state_hold(job_ptr->node_bitmap, 1);
-}
-
-extern bool state_job_end(job_record_t *job_ptr)
-{
-	ssize_t k = _job_find(job_ptr->job_id);
-
-	if (k < 0) {
-		debug("%pJ ended, but holds no nodes (ended before)", job_ptr);
-		return false;
-	}
-	_job_del((size_t) k);
-	state_hold(job_ptr->node_bitmap, -1);
-	return true;
-}
-
-extern void state_job_shrink(job_record_t *job_ptr, int node_index)
-{
-	bitstr_t *one;
-
-	if ((_job_find(job_ptr->job_id) < 0) || (node_index < 0) ||
-	    ((size_t) node_index >= bucket_state.n))
-		return;
-	one = bit_alloc(bucket_state.n);
-	bit_set(one, node_index);
-	state_hold(one, -1);
-	FREE_NULL_BITMAP(one);
-}
-
-extern const sb_bitmap_t *state_held(void)
-{
-	return g_held;
-}
-
-static int _same_ptr(void *x, void *key)
-{
-	return x == key;
-}
-
-static bool _in_list(List l, const void *x)
-{
-	return l && list_find_first(l, _same_ptr, (void *) x);
-}
-
-extern int64_t *state_busy_until(List free_jobs, sb_bitmap_t *freed,
-				 int64_t *ends, size_t *nends)
+/*
+ * Per node, when the last running job on it ends (0: none;
+ * SB_TIME_INFINITE while one is suspended): a node shared by several
+ * jobs is busy until the last of them ends. O(jobs N / 64).
+ */
+static int64_t *_busy_until(void)
 {
 	bucket_state_t *s = &bucket_state;
 	int64_t *until = xcalloc(s->n ? s->n : 1, sizeof(int64_t));
@@ -450,8 +303,6 @@ extern int64_t *state_busy_until(List free_jobs, sb_bitmap_t *freed,
 	ListIterator itr;
 	int64_t i;
 
-	if (nends)
-		*nends = 0;
 	if (!nodes || !job_list) {
 		sb_bitmap_free(nodes);
 		return until;
@@ -465,11 +316,6 @@ extern int64_t *state_busy_until(List free_jobs, sb_bitmap_t *freed,
 		    (bit_size(job_ptr->node_bitmap) != (bitoff_t) s->n))
 			continue;
 		convert_bitstr_to_sb(job_ptr->node_bitmap, nodes);
-		if (_in_list(free_jobs, job_ptr)) {
-			if (freed)
-				sb_bitmap_or(freed, nodes);
-			continue;
-		}
 		/* a suspended job's end is not known */
 		end = IS_JOB_SUSPENDED(job_ptr) ? SB_TIME_INFINITE :
 			MAX((int64_t) job_ptr->end_time, 1);
@@ -477,8 +323,6 @@ extern int64_t *state_busy_until(List free_jobs, sb_bitmap_t *freed,
 		     i = sb_bitmap_next_set(nodes, (size_t) i + 1))
 			if (end > until[i])
 				until[i] = end;
-		if (ends && (end != SB_TIME_INFINITE))
-			ends[(*nends)++] = end;
 	}
 	list_iterator_destroy(itr);
 	sb_bitmap_free(nodes);
@@ -486,20 +330,19 @@ extern int64_t *state_busy_until(List free_jobs, sb_bitmap_t *freed,
 }
 
 /* The plan of WILL_RUN at @now: running jobs, down nodes, reservations. */
-static sb_will_run_t *_plan_build(time_t now, const void *skip_resv,
-				  List free_jobs)
+static sb_will_run_t *_plan_build(time_t now, const void *skip_resv)
 {
 	bucket_state_t *s = &bucket_state;
-	sb_bitmap_t *nodes = sb_bitmap_alloc(s->n), *freed = NULL;
+	sb_bitmap_t *nodes = sb_bitmap_alloc(s->n);
 	int64_t *until = NULL;
 	sb_will_run_t *w = NULL;
 	slurmctld_resv_t *resv;
 	ListIterator itr;
 	int64_t i;
 
-	if (!nodes || !(freed = sb_bitmap_alloc(s->n)))
+	if (!nodes)
 		goto out;
-	until = state_busy_until(free_jobs, freed, NULL, NULL);
+	until = _busy_until();
 	if (!(w = sb_will_run_create(s->set, now, SB_TIME_INFINITE - now,
 				     until)))
 		goto out;
@@ -511,11 +354,6 @@ static sb_will_run_t *_plan_build(time_t now, const void *skip_resv,
 	for (i = sb_bitmap_first_set(g_windowed); i >= 0;
 	     i = sb_bitmap_next_set(g_windowed, (size_t) i + 1))
 		(void) sb_will_run_clear_windows(w, (size_t) i);
-	/* preemption candidates' nodes are free now */
-	for (i = sb_bitmap_first_set(freed); i >= 0;
-	     i = sb_bitmap_next_set(freed, (size_t) i + 1))
-		if (!until[i])
-			(void) sb_will_run_set_busy(w, (size_t) i, now);
 	if (resv_list) {
 		itr = list_iterator_create(resv_list);
 		while ((resv = list_next(itr))) {
@@ -538,26 +376,27 @@ out:
 		error(BUCKET_PFX "cannot build the WILL_RUN plan: %m");
 	xfree(until);
 	sb_bitmap_free(nodes);
-	sb_bitmap_free(freed);
 	return w;
 }
 
 extern sb_will_run_t *state_plan(time_t now, const void *skip_resv,
-				 List free_jobs, sb_will_run_t **own)
+				 sb_will_run_t **own)
 {
 	bucket_state_t *s = &bucket_state;
 
 	*own = NULL;
 	if (!s->set || !job_list)
 		return NULL;
-	if (skip_resv || (free_jobs && list_count(free_jobs)))
-		return (*own = _plan_build(now, skip_resv, free_jobs));
+	if (skip_resv)
+		return (*own = _plan_build(now, skip_resv));
 	if (s->plan && (s->plan_gen == s->gen) &&
+	    (s->plan_jobs == last_job_update) &&
 	    (s->plan_base == (int64_t) now))
 		return s->plan;
 	sb_will_run_destroy(s->plan);
-	s->plan = _plan_build(now, NULL, NULL);
+	s->plan = _plan_build(now, NULL);
 	s->plan_gen = s->gen;
+	s->plan_jobs = last_job_update;
 	s->plan_base = now;
 	return s->plan;
 }

@@ -1,17 +1,23 @@
 /*
- * select_bucket.c - select/bucket: whole-node selection by node buckets
- * (OpenPBS) with Maui's allocation policies, for Slurm 22.05.
+ * select_bucket.c - select/bucket: node buckets (OpenPBS) and Maui's
+ * allocation policies choose the nodes of whole-node exclusive jobs; a
+ * base select plugin of Slurm's own allocates them (select_bucket.h).
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * This file holds the framework's entry points, bucket.conf and the
- * lock; the work is in the other files (select_bucket.h).
+ * This file holds the framework's entry points. All but job_test go
+ * straight to the base, which owns the allocations and their state;
+ * job_test is bucket_job_test.c's. Ours on top: bucket.conf, the model's
+ * rebuilds (start, reconfigure, a node's new configuration), and our
+ * lines in 'scontrol show config'.
  *
  * Every Slurm program that loads the select plugins loads all of them
- * (sinfo, squeue, srun, slurmd...): there init() does nothing but exist,
- * and the node data functions unpack what slurmctld packed. Only
- * slurmctld reads bucket.conf and builds buckets.
+ * (sinfo, squeue, srun, slurmd...). Where select/bucket is the cluster's
+ * SelectType, the base is loaded there too (its node and job data are
+ * what travels); elsewhere init() does nothing, and the base is loaded
+ * only if data we packed must be read (bucket_base.c). Only slurmctld
+ * reads bucket.conf and builds buckets.
  */
 #include "config.h"
 
@@ -27,13 +33,14 @@
 #include "src/common/read_config.h"
 #include "src/common/run_in_daemon.h"
 #include "src/common/select.h"
+#include "src/common/slurm_selecttype_info.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
 #include "select_bucket.h"
 
-const char plugin_name[] = "Bucket node selection plugin (node buckets, Maui policies)";
+const char plugin_name[] = "Bucket node selection plugin (node buckets, Maui policies) over a base select plugin";
 const char plugin_type[] = "select/bucket";
 /*
  * Unique among every select_*.so in PluginDir: Slurm 22.05 uses 101-110
@@ -45,7 +52,8 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 sb_bucket_conf_t *bucket_conf = NULL;
 
-static bool in_ctld = false;
+static bool active = false;	/* we are the cluster's SelectType */
+static bool in_ctld = false;	/* ... in slurmctld */
 static bool started = false;	/* the first node_init succeeded */
 static char *conf_path = NULL;
 
@@ -119,11 +127,24 @@ static void _reload_conf(void)
 
 extern int init(void)
 {
+	if (xstrcasecmp(slurm_conf.select_type, plugin_type))
+		return SLURM_SUCCESS;	/* present in PluginDir, not used */
+	if (base_load() != SLURM_SUCCESS)
+		return SLURM_ERROR;
+	active = true;
 	if (!running_in_slurmctld())
 		return SLURM_SUCCESS;
 	in_ctld = true;
-	if (slurm_conf.select_type_param & (CR_CPU | CR_CORE | CR_SOCKET))
-		info("SelectTypeParameters CR_CPU/CR_CORE/CR_SOCKET have no effect: jobs get whole nodes");
+	/*
+	 * Slurm checks this for select/linear itself (select_g_init()),
+	 * but not for a plugin layered over it.
+	 */
+	if (!base_is_cons() && (slurm_conf.select_type_param &
+				(CR_CPU | CR_CORE | CR_SOCKET)))
+		fatal(BUCKET_PFX "SelectTypeParameters=%s: CR_CPU, CR_CORE and CR_SOCKET need a consumable-resource base (add OTHER_CONS_TRES); over %s jobs get whole nodes",
+		      select_type_param_string(slurm_conf.select_type_param),
+		      base_name());
+	info("choosing nodes over the base plugin %s", base_name());
 	/* bucket.conf is read in select_p_node_init(), with the nodes */
 	return SLURM_SUCCESS;
 }
@@ -136,30 +157,24 @@ extern int fini(void)
 	bucket_conf = NULL;
 	xfree(conf_path);
 	slurm_mutex_unlock(&bucket_lock);
+	base_unload();
+	active = in_ctld = false;
 	return SLURM_SUCCESS;
 }
 
 extern int select_p_state_save(char *dir_name)
 {
-	/* nothing of ours to save: rebuilt from the job list */
-	return SLURM_SUCCESS;
+	return (*base.state_save)(dir_name);
 }
 
 extern int select_p_state_restore(char *dir_name)
 {
-	return SLURM_SUCCESS;
+	return (*base.state_restore)(dir_name);
 }
 
 extern int select_p_job_init(List job_list_arg)
 {
-	int rc;
-
-	if (!in_ctld)
-		return SLURM_SUCCESS;
-	slurm_mutex_lock(&bucket_lock);
-	rc = state_build();
-	slurm_mutex_unlock(&bucket_lock);
-	return rc;
+	return (*base.job_init)(job_list_arg);
 }
 
 /* bucket.conf and the buckets again (start, reconfigure). */
@@ -178,22 +193,11 @@ static int _rebuild(void)
 
 extern int select_p_node_init(void)
 {
-	part_record_t *part_ptr;
-	ListIterator itr;
-	int rc;
+	int rc = (*base.node_init)();
 
-	if (!in_ctld)
-		return SLURM_SUCCESS;
-	rc = _rebuild();
-	if (part_list) {
-		itr = list_iterator_create(part_list);
-		while ((part_ptr = list_next(itr)))
-			if ((part_ptr->max_share & ~SHARED_FORCE) > 1)
-				info("partition %s: OverSubscribe has no effect, a node runs one job at a time",
-				     part_ptr->name);
-		list_iterator_destroy(itr);
-	}
-	return rc;
+	if ((rc != SLURM_SUCCESS) || !in_ctld)
+		return rc;
+	return _rebuild();
 }
 
 extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
@@ -203,113 +207,188 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			     List *preemptee_job_list,
 			     bitstr_t *exc_core_bitmap)
 {
-	int rc;
-
 	if (!job_ptr || !job_ptr->details || !bitmap)
 		return EINVAL;
-	if (job_ptr->details->core_spec != NO_VAL16) {
-		verbose("%pJ: core specialization has no meaning with whole nodes, ignored",
-			job_ptr);
-		job_ptr->details->core_spec = NO_VAL16;
-	}
-	slurm_mutex_lock(&bucket_lock);
-	rc = job_test(job_ptr, bitmap, min_nodes, max_nodes, req_nodes, mode,
-		      preemptee_candidates, preemptee_job_list);
-	slurm_mutex_unlock(&bucket_lock);
-	return rc;
+	return job_test(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
+			mode, preemptee_candidates, preemptee_job_list,
+			exc_core_bitmap);
 }
 
 extern int select_p_job_begin(job_record_t *job_ptr)
 {
-	slurm_mutex_lock(&bucket_lock);
-	state_job_begin(job_ptr);
-	resrcs_gres_alloc(job_ptr);
-	slurm_mutex_unlock(&bucket_lock);
-	log_flag(SELECT_TYPE, "%pJ holds its nodes", job_ptr);
-	return SLURM_SUCCESS;
+	return (*base.job_begin)(job_ptr);
 }
 
-/* 1 when every node is powered up, 0 while some are booting. */
 extern int select_p_job_ready(job_record_t *job_ptr)
 {
-	node_record_t *node_ptr;
-	int i;
-
-	if (!IS_JOB_RUNNING(job_ptr) && !IS_JOB_SUSPENDED(job_ptr))
-		return 0;
-	if (!job_ptr->node_bitmap)
-		return READY_NODE_STATE;
-	for (i = 0; (node_ptr = next_node(&i)); i++)
-		if (bit_test(job_ptr->node_bitmap, node_ptr->index) &&
-		    (IS_NODE_POWERED_DOWN(node_ptr) ||
-		     IS_NODE_POWERING_UP(node_ptr)))
-			return 0;
-	return READY_NODE_STATE;
+	return (*base.job_ready)(job_ptr);
 }
 
 extern int select_p_job_expand(job_record_t *from_job_ptr,
 			       job_record_t *to_job_ptr)
 {
-	error(BUCKET_PFX "%pJ cannot grow by the nodes of %pJ: job expansion is not supported",
-	      to_job_ptr, from_job_ptr);
-	return ESLURM_NOT_SUPPORTED;
+	return (*base.job_expand)(from_job_ptr, to_job_ptr);
 }
 
-/* The job gave back one node (it shrank). */
 extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 {
-	if (!node_ptr)
-		return SLURM_SUCCESS;
-	slurm_mutex_lock(&bucket_lock);
-	state_job_shrink(job_ptr, node_ptr->index);
-	slurm_mutex_unlock(&bucket_lock);
-	log_flag(SELECT_TYPE, "%pJ released %s", job_ptr, node_ptr->name);
-	return SLURM_SUCCESS;
+	return (*base.job_resized)(job_ptr, node_ptr);
 }
 
 extern int select_p_job_signal(job_record_t *job_ptr, int signal)
 {
-	return SLURM_SUCCESS;
+	return (*base.job_signal)(job_ptr, signal);
 }
 
 extern int select_p_job_fini(job_record_t *job_ptr)
 {
-	slurm_mutex_lock(&bucket_lock);
-	if (state_job_end(job_ptr))
-		resrcs_gres_dealloc(job_ptr);
-	slurm_mutex_unlock(&bucket_lock);
-	log_flag(SELECT_TYPE, "%pJ released its nodes", job_ptr);
-	return SLURM_SUCCESS;
+	return (*base.job_fini)(job_ptr);
 }
 
-/* A suspended job keeps its whole nodes: nothing changes hands. */
 extern int select_p_job_suspend(job_record_t *job_ptr, bool indf_susp)
 {
-	return SLURM_SUCCESS;
+	return (*base.job_suspend)(job_ptr, indf_susp);
 }
 
 extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
 {
-	return SLURM_SUCCESS;
+	return (*base.job_resume)(job_ptr, indf_susp);
 }
 
-/* Steps: slurmctld picks their nodes inside the whole-node allocation. */
 extern bitstr_t *select_p_step_pick_nodes(job_record_t *job_ptr,
 					  select_jobinfo_t *jobinfo,
 					  uint32_t node_count,
 					  bitstr_t **avail_nodes)
 {
-	return NULL;
+	return (*base.step_pick_nodes)(job_ptr, jobinfo, node_count,
+				       avail_nodes);
 }
 
 extern int select_p_step_start(step_record_t *step_ptr)
 {
-	return SLURM_SUCCESS;
+	return (*base.step_start)(step_ptr);
 }
 
 extern int select_p_step_finish(step_record_t *step_ptr, bool killing_step)
 {
-	return SLURM_SUCCESS;
+	return (*base.step_finish)(step_ptr, killing_step);
+}
+
+extern int select_p_select_nodeinfo_pack(select_nodeinfo_t *nodeinfo,
+					 buf_t *buffer,
+					 uint16_t protocol_version)
+{
+	return base_nodeinfo_pack(nodeinfo, buffer, protocol_version);
+}
+
+extern int select_p_select_nodeinfo_unpack(select_nodeinfo_t **nodeinfo,
+					   buf_t *buffer,
+					   uint16_t protocol_version)
+{
+	return base_nodeinfo_unpack(nodeinfo, buffer, protocol_version);
+}
+
+extern select_nodeinfo_t *select_p_select_nodeinfo_alloc(void)
+{
+	if (!base_ready())
+		return NULL;
+	return (*base.nodeinfo_alloc)();
+}
+
+extern int select_p_select_nodeinfo_free(select_nodeinfo_t *nodeinfo)
+{
+	if (!base_ready())
+		return SLURM_ERROR;
+	return (*base.nodeinfo_free)(nodeinfo);
+}
+
+extern int select_p_select_nodeinfo_set_all(void)
+{
+	return (*base.nodeinfo_set_all)();
+}
+
+extern int select_p_select_nodeinfo_set(job_record_t *job_ptr)
+{
+	return (*base.nodeinfo_set)(job_ptr);
+}
+
+extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
+					enum select_nodedata_type dinfo,
+					enum node_states state, void *data)
+{
+	if (!base_ready())
+		return SLURM_ERROR;
+	return (*base.nodeinfo_get)(nodeinfo, dinfo, state, data);
+}
+
+extern select_jobinfo_t *select_p_select_jobinfo_alloc(void)
+{
+	if (!base_ready())
+		return NULL;
+	return (*base.jobinfo_alloc)();
+}
+
+extern int select_p_select_jobinfo_free(select_jobinfo_t *jobinfo)
+{
+	if (!base_ready())
+		return SLURM_ERROR;
+	return (*base.jobinfo_free)(jobinfo);
+}
+
+extern int select_p_select_jobinfo_set(select_jobinfo_t *jobinfo,
+				       enum select_jobdata_type data_type,
+				       void *data)
+{
+	if (!base_ready())
+		return SLURM_ERROR;
+	return (*base.jobinfo_set)(jobinfo, data_type, data);
+}
+
+extern int select_p_select_jobinfo_get(select_jobinfo_t *jobinfo,
+				       enum select_jobdata_type data_type,
+				       void *data)
+{
+	if (!base_ready())
+		return SLURM_ERROR;
+	return (*base.jobinfo_get)(jobinfo, data_type, data);
+}
+
+extern select_jobinfo_t *select_p_select_jobinfo_copy(
+	select_jobinfo_t *jobinfo)
+{
+	if (!base_ready())
+		return NULL;
+	return (*base.jobinfo_copy)(jobinfo);
+}
+
+extern int select_p_select_jobinfo_pack(select_jobinfo_t *jobinfo,
+					buf_t *buffer,
+					uint16_t protocol_version)
+{
+	return base_jobinfo_pack(jobinfo, buffer, protocol_version);
+}
+
+extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
+					  buf_t *buffer,
+					  uint16_t protocol_version)
+{
+	return base_jobinfo_unpack(jobinfo, buffer, protocol_version);
+}
+
+extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
+					    char *buf, size_t size, int mode)
+{
+	if (!base_ready())
+		return NULL;
+	return (*base.jobinfo_sprint)(jobinfo, buf, size, mode);
+}
+
+extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
+					     int mode)
+{
+	if (!base_ready())
+		return NULL;
+	return (*base.jobinfo_xstrdup)(jobinfo, mode);
 }
 
 static void _add_pair(List l, const char *name, const char *value)
@@ -321,12 +400,12 @@ static void _add_pair(List l, const char *name, const char *value)
 	list_append(l, p);
 }
 
-/* bucket.conf's effective settings, for 'scontrol show config'. */
-static List _config_pairs(void)
+/* The base, bucket.conf's effective settings, for 'scontrol show config'. */
+static void _config_pairs(List l)
 {
-	List l = list_create(destroy_config_key_pair);
 	char *text, *line, *save = NULL, *eq, buf[64];
 
+	_add_pair(l, "BaseSelectType", base_name());
 	slurm_mutex_lock(&bucket_lock);
 	_add_pair(l, "BucketConf", conf_path ? conf_path : "(none)");
 	snprintf(buf, sizeof(buf), "%zu",
@@ -350,56 +429,55 @@ static List _config_pairs(void)
 		free(text);
 	}
 	slurm_mutex_unlock(&bucket_lock);
-	return l;
 }
 
 extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 					 job_record_t *job_ptr, void *data)
 {
-	switch (dinfo) {
-	case SELECT_CONFIG_INFO:
-		*(List *) data = in_ctld ? _config_pairs() : NULL;
-		break;
-	case SELECT_SINGLE_JOB_TEST:
-		/*
-		 * One call with every node set: the policy (Weight first)
-		 * orders the nodes, not slurmctld's weight tiers.
-		 */
-		*(uint16_t *) data = 1;
-		break;
-	default:
-		/* SELECT_CR_PLUGIN: not consumable resources (whole nodes) */
-		break;
-	}
+	List *l = data;
+	int rc;
+
+	if (dinfo != SELECT_CONFIG_INFO)
+		return (*base.get_info_from_plugin)(dinfo, job_ptr, data);
+	/* the base's lines (if it has any), then ours */
+	*l = NULL;
+	rc = (*base.get_info_from_plugin)(dinfo, job_ptr, data);
+	if (!in_ctld)
+		return rc;
+	if (!*l)
+		*l = list_create(destroy_config_key_pair);
+	_config_pairs(*l);
 	return SLURM_SUCCESS;
 }
 
 extern int select_p_update_node_config(int index)
 {
+	int rc = (*base.update_node_config)(index);
+
 	/* a node registered: if it changed, rebuilt on next use */
-	if (!in_ctld)
-		return SLURM_SUCCESS;
-	slurm_mutex_lock(&bucket_lock);
-	state_node_config(index);
-	slurm_mutex_unlock(&bucket_lock);
-	return SLURM_SUCCESS;
+	if (in_ctld) {
+		slurm_mutex_lock(&bucket_lock);
+		state_node_config(index);
+		slurm_mutex_unlock(&bucket_lock);
+	}
+	return rc;
 }
 
 extern int select_p_reconfigure(void)
 {
+	int rc = (*base.reconfigure)();
+
 	if (!in_ctld)
-		return SLURM_SUCCESS;
-	return _rebuild();
+		return rc;
+	if (_rebuild() != SLURM_SUCCESS)
+		rc = SLURM_ERROR;
+	return rc;
 }
 
 extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
 				    uint32_t node_cnt, bitstr_t *avail_bitmap,
 				    bitstr_t **core_bitmap)
 {
-	bitstr_t *b;
-
-	slurm_mutex_lock(&bucket_lock);
-	b = job_test_resv(node_cnt, avail_bitmap);
-	slurm_mutex_unlock(&bucket_lock);
-	return b;
+	return (*base.resv_test)(resv_desc_ptr, node_cnt, avail_bitmap,
+				 core_bitmap);
 }
