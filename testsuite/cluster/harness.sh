@@ -17,11 +17,19 @@
 #   sb_conf "Key=Value"               extra slurm.conf line (repeatable); it
 #                                     replaces the harness's own line for Key
 #   sb_accounting                     start MariaDB + slurmdbd, priority/multifactor
+#   sb_select NAME                    SelectType=select/NAME (bucket, linear,
+#                                     cons_tres); bucket runs over the base
+#                                     SB_BASE names (linear or cons_tres)
+#   sb_select_lines NAME              the slurm.conf lines sb_select writes
 #   sb_cluster_start                  start daemons, wait until every node is idle
 #   sb_cluster_stop                   stop everything by PID (idempotent)
 #   sb_ctld_stop                      stop slurmctld alone (to restart it)
 #   sb_ctld_start [SECONDS]           start slurmctld again; fails if it does
 #                                     not answer (e.g. refused its config)
+#   sb_restart_all [SECONDS]          stop slurmctld and every slurmd, start
+#                                     them again (as a SelectType change
+#                                     needs); fails unless every node is back
+#   sb_slurmd_kill NODE               SIGKILL one node's slurmd (a crash)
 #   check "what" CMD...               run CMD; print 'ok N - what' or 'not ok N - what'
 #   check_eq "what" EXPECTED CMD...   CMD's stdout must equal EXPECTED
 #   wait_for SECONDS CMD...           poll CMD until it succeeds (daemons checked)
@@ -30,6 +38,10 @@
 #   sb_pids                           every PID the harness started
 #
 # Variables after sb_cluster_init: SB_DIR, SLURM_CONF (exported), SB_HOST.
+# SB_BASE (linear, default, or cons_tres) is the base select/bucket runs
+# over; with cons_tres, SB_PART_OPTS is "OverSubscribe=EXCLUSIVE", for the
+# tests of whole-node semantics to put in their partitions (the default
+# partition has it).
 # SB_PORT_BASE (default 17100) picks the ports: slurmctld at the base,
 # slurmdbd +1, MariaDB +2, nodes from +10.
 
@@ -105,6 +117,36 @@ _sb_expand() {
 }
 
 sb_partition() { SB_PART_LINES+=("PartitionName=$1 $2"); }
+
+SB_BASE=${SB_BASE:-linear}
+case $SB_BASE in
+linear) SB_PART_OPTS="" ;;
+cons_tres) SB_PART_OPTS="OverSubscribe=EXCLUSIVE" ;;
+*) echo "not ok 1 - harness: SB_BASE=$SB_BASE: expected linear or cons_tres"; exit 1 ;;
+esac
+
+sb_select_lines() {
+	case $1 in
+	bucket)
+		echo "SelectType=select/bucket"
+		[ "$SB_BASE" = cons_tres ] &&
+			echo "SelectTypeParameters=OTHER_CONS_TRES,CR_Core_Memory"
+		;;
+	cons_tres)
+		echo "SelectType=select/cons_tres"
+		echo "SelectTypeParameters=CR_Core_Memory"
+		;;
+	*) echo "SelectType=select/$1" ;;
+	esac
+	return 0
+}
+
+sb_select() {
+	local l
+	while read -r l; do
+		sb_conf "$l"
+	done < <(sb_select_lines "$1")
+}
 sb_conf() { SB_EXTRA_CONF+=("$1"); }
 sb_accounting() { SB_ACCT=1; }
 sb_pids() { echo "${SB_PIDS[@]}"; }
@@ -231,7 +273,7 @@ EOF
 		printf '%s\n' "${SB_EXTRA_CONF[@]}"
 		printf '%s\n' "${SB_NODE_LINES[@]}"
 		if [ ${#SB_PART_LINES[@]} = 0 ]; then
-			echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP"
+			echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP $SB_PART_OPTS"
 		else
 			printf '%s\n' "${SB_PART_LINES[@]}"
 		fi
@@ -324,33 +366,79 @@ sb_cluster_start() {
 	SB_PIDS+=($SB_CTLD_PID)
 	wait_for 30 scontrol ping ||
 		_sb_die "slurmctld did not answer (see $SB_DIR/log/slurmctld.log)"
-	local n
-	for n in "${SB_NODE_NAMES[@]}"; do
-		mkdir -p "$SB_DIR/spool/$n"
-		/usr/sbin/slurmd -D -N "$n" -f "$SLURM_CONF" \
-			>"$SB_DIR/log/slurmd-$n.out" 2>&1 &
-		SB_PIDS+=($!)
-	done
+	_sb_start_slurmds
 	wait_for $((30 + ${#SB_NODE_NAMES[@]} / 4)) _sb_all_idle ||
 		_sb_die "not every node became idle: $(sinfo -h -N -o '%N:%t' 2>&1 | tr '\n' ' ')"
 	_sb_say "${#SB_NODE_NAMES[@]} nodes idle; daemons: ${SB_PIDS[*]}"
 }
 
-sb_ctld_stop() {
-	local p=${SB_CTLD_PID:-} q i
-	[ -n "$p" ] || return 0
-	kill -TERM "$p" 2>/dev/null
+# slurmd PIDs by node name
+declare -A SB_SLURMD_PID=()
+
+_sb_start_slurmds() {
+	local n
+	for n in "${SB_NODE_NAMES[@]}"; do
+		mkdir -p "$SB_DIR/spool/$n"
+		/usr/sbin/slurmd -D -N "$n" -f "$SLURM_CONF" \
+			>>"$SB_DIR/log/slurmd-$n.out" 2>&1 &
+		SB_PIDS+=($!)
+		SB_SLURMD_PID[$n]=$!
+	done
+}
+
+# Stop PIDs (TERM, then KILL after 30 s) and forget them.
+_sb_stop_pids() {
+	local p q i keep=()
+	for p in "$@"; do
+		kill -TERM "$p" 2>/dev/null
+	done
 	for i in $(seq 120); do
-		kill -0 "$p" 2>/dev/null || break
+		q=0
+		for p in "$@"; do
+			kill -0 "$p" 2>/dev/null && q=1
+		done
+		[ $q = 0 ] && break
 		sleep 0.25
 	done
-	kill -0 "$p" 2>/dev/null && kill -KILL "$p" 2>/dev/null
-	wait "$p" 2>/dev/null
-	local keep=()
+	for p in "$@"; do
+		kill -0 "$p" 2>/dev/null && kill -KILL "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
 	for q in "${SB_PIDS[@]}"; do
-		[ "$q" = "$p" ] || keep+=("$q")
+		[[ " $* " == *" $q "* ]] || keep+=("$q")
 	done
 	SB_PIDS=("${keep[@]}")
+}
+
+sb_slurmd_kill() {
+	local p=${SB_SLURMD_PID[$1]:-}
+	[ -n "$p" ] || return 1
+	kill -KILL "$p" 2>/dev/null
+	wait "$p" 2>/dev/null
+	_sb_stop_pids "$p"
+	unset "SB_SLURMD_PID[$1]"
+}
+
+# Every node answers again: none is down, unknown or not responding.
+_sb_all_back() {
+	local bad
+	bad=$(sinfo -h -N -o '%N %t' 2>/dev/null | awk '$2 ~ /(down|unk|\*|fail|boot)/' | wc -l)
+	[ "$bad" = 0 ] && [ -n "$(sinfo -h -N -o %N 2>/dev/null)" ]
+}
+
+sb_restart_all() {
+	local secs=${1:-60} n
+	sb_ctld_stop
+	_sb_stop_pids "${SB_SLURMD_PID[@]}"
+	SB_SLURMD_PID=()
+	sb_ctld_start "$secs" || return 1
+	_sb_start_slurmds
+	wait_for "$secs" _sb_all_back
+}
+
+sb_ctld_stop() {
+	[ -n "${SB_CTLD_PID:-}" ] || return 0
+	_sb_stop_pids "$SB_CTLD_PID"
 	SB_CTLD_PID=
 }
 

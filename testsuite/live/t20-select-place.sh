@@ -12,12 +12,12 @@
 
 # log_flag(SELECT_TYPE) lines are verbose ones
 SB_CTLD_DEBUG=${SB_CTLD_DEBUG:-verbose}
-sb_cluster_init t20
+sb_cluster_init "t20$SB_BASE"
 sb_nodes "red[01-10]" "CPUs=2 RealMemory=2000 Features=red Weight=10"
 sb_nodes "blue[01-10]" "CPUs=2 RealMemory=2000 Features=blue Weight=5"
 sb_nodes "green[01-10]" "CPUs=4 RealMemory=4000 Features=green Weight=1"
 sb_nodes "fat[01-10]" "CPUs=8 Sockets=2 CoresPerSocket=4 ThreadsPerCore=1 RealMemory=16000 Features=fat,yellow Weight=20"
-sb_conf "SelectType=select/bucket"
+sb_select bucket
 sb_conf "DebugFlags=SelectType"
 sb_cluster_start
 LOG=$SB_DIR/log/slurmctld.log
@@ -25,6 +25,8 @@ cd "$SB_DIR/jobs"
 
 check "slurmctld runs select/bucket" sh -c \
 	"scontrol show config | grep -q 'SelectType *= select/bucket'"
+check "... over select/$SB_BASE (scontrol show config)" sh -c \
+	"scontrol show config | grep -q 'BaseSelectType *= select/$SB_BASE'"
 check_eq "scontrol show config shows the policy and 4 buckets" \
 	"NodeAllocationPolicy=FIRSTAVAILABLE NodeBuckets=4" sh -c \
 	"scontrol show config | awk '\$1 == \"NodeAllocationPolicy\" || \$1 == \"NodeBuckets\" { print \$1 \"=\" \$3 }' | sort | paste -sd' '"
@@ -67,13 +69,21 @@ _cpus() { sinfo -h -N -o '%N %C' | awk -v n="$1" '$1 == n { print $2 }'; }
 check_eq "sinfo: red01 has 2 of 2 CPUs allocated" "2/0/0/2" _cpus red01
 check_eq "sinfo: fat01 has 8 of 8 CPUs allocated" "8/0/0/8" _cpus fat01
 check_eq "sinfo: red05 is idle" "0/2/0/2" _cpus red05
+# The base allocates: select/linear counts no memory (no CR_Memory);
+# cons_tres with CR_Core_Memory gives an exclusive job its nodes' memory
+# unless it asks for less.
 _tres() { scontrol show job "$1" | sed -n 's/^ *TRES=\([^ ]*\).*/\1/p'; }
-check_eq "job a holds 4 whole nodes: 8 CPUs and their 8000 MB" \
-	"cpu=8,mem=8000M,node=4,billing=8" _tres "$a"
+if [ "$SB_BASE" = linear ]; then
+	want_a="cpu=8,node=4,billing=8" want_d="cpu=8,node=1,billing=8"
+else
+	want_a="cpu=8,mem=8000M,node=4,billing=8" want_d="cpu=8,mem=1000M,node=1,billing=8"
+fi
+check_eq "job a holds 4 whole nodes, as select/$SB_BASE allocates them" \
+	"$want_a" _tres "$a"
 d=$(sbatch --parsable -N1 -C fat --mem=1000 -o /dev/null --wrap 'sleep 600')
 check "a fat job asking for 1000 MB runs" wait_for 30 _running "$d"
-check_eq "... holding a whole fat node's CPUs and the memory it asked for" \
-	"cpu=8,mem=1000M,node=1,billing=8" _tres "$d"
+check_eq "... holding a whole fat node's CPUs (and the memory it asked for)" \
+	"$want_d" _tres "$d"
 
 # ---- steps inside an allocation --------------------------------------------
 e=$(sbatch --parsable -N2 -C blue -o "$SB_DIR/jobs/e.out" --wrap \
@@ -124,8 +134,8 @@ before=$(squeue -h -t RUNNING -o '%i %N' | sort)
 busy=$(squeue -h -t RUNNING -o %N | xargs -n1 scontrol show hostnames | sort)
 sb_ctld_stop
 check "slurmctld restarts with jobs running" sb_ctld_start 60
-check "... and rebuilt the buckets with their nodes held" \
-	grep -q "state_build: 40 nodes in 4 buckets, $(wc -l <<<"$busy") held by running jobs" "$LOG"
+check "... and rebuilt the buckets" \
+	grep -q "state_build: 40 nodes in 4 buckets" "$LOG"
 check_eq "the running jobs keep their nodes" "$before" \
 	sh -c "squeue -h -t RUNNING -o '%i %N' | sort"
 new=()

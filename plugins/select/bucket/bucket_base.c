@@ -84,6 +84,7 @@ _Static_assert(sizeof(_syms) == sizeof(slurm_select_ops_t),
 slurm_select_ops_t base;
 static plugin_context_t *g_context = NULL;
 static char *g_name = NULL;
+static uint32_t g_single = 0;
 static pthread_mutex_t g_base_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The base SelectTypeParameters asks for. */
@@ -113,7 +114,12 @@ static int _load(const char *type)
 		goto done;
 	}
 	g_name = xstrdup(type);
-	debug("base plugin %s loaded (plugin_id %u)", type, *base.plugin_id);
+	/* linear answers without setting it: 0 stays */
+	g_single = 0;
+	(void) (*base.get_info_from_plugin)(SELECT_SINGLE_JOB_TEST, NULL,
+					    &g_single);
+	debug("base plugin %s loaded (plugin_id %u, one job_test call with every node: %s)",
+	      type, *base.plugin_id, g_single ? "yes" : "no");
 done:
 	slurm_mutex_unlock(&g_base_lock);
 	return rc;
@@ -142,6 +148,11 @@ extern void base_unload(void)
 extern const char *base_name(void)
 {
 	return g_name;
+}
+
+extern bool base_single_test(void)
+{
+	return g_single != 0;
 }
 
 extern bool base_is_cons(void)

@@ -87,12 +87,37 @@ static bool _shares(const job_record_t *job_ptr)
 }
 
 /*
+ * Is this one of slurmctld's calls for the nodes of one counted feature
+ * ("[blue*2&fat*3]")? It asks for exactly that count (min_nodes =
+ * req_nodes, and the job's min_nodes set to it for the call) while
+ * max_nodes stays the job's.
+ */
+static bool _feature_count_call(const job_record_t *job_ptr,
+				uint32_t min_nodes, uint32_t req_nodes)
+{
+	const struct job_details *d = job_ptr->details;
+	job_feature_t *feat;
+	ListIterator itr;
+	bool found = false;
+
+	if ((min_nodes != req_nodes) || (d->min_nodes != min_nodes) ||
+	    !d->feature_list_use)
+		return false;
+	itr = list_iterator_create(d->feature_list_use);
+	while (!found && (feat = list_next(itr)))
+		found = (feat->count == min_nodes);
+	list_iterator_destroy(itr);
+	return found;
+}
+
+/*
  * Why the base places this job and not we, or NULL when it is ours.
  * Static strings, shown in the DebugFlags=SelectType line.
  */
 static const char *_base_reason(const job_record_t *job_ptr,
 				bitstr_t *bitmap, uint32_t min_nodes,
-				uint32_t max_nodes, uint16_t mode,
+				uint32_t max_nodes, uint32_t req_nodes,
+				uint16_t mode,
 				List preemptee_candidates,
 				bitstr_t *exc_core_bitmap,
 				const sb_policy_t *policy)
@@ -112,7 +137,8 @@ static const char *_base_reason(const job_record_t *job_ptr,
 		return "required_nodes";
 	if (d->contiguous)
 		return "contiguous";
-	if (min_nodes != max_nodes)
+	if ((min_nodes != max_nodes) &&
+	    !_feature_count_call(job_ptr, min_nodes, req_nodes))
 		return "node_range";
 	if ((uint64_t) d->min_cpus >
 	    (uint64_t) min_nodes * MAX(convert_node_cpus(job_ptr), 1))
@@ -193,7 +219,7 @@ static uint32_t _cpus_of(bitstr_t *nodes)
  * (sb_place_ideal, @ideal) into @out. Returns the placement result, or
  * -1 on an internal error (logged).
  */
-static int _place(_job_t *j, bool ideal, bitstr_t *out, bool *bucket_path)
+static int _place(_job_t *j, bool ideal, bitstr_t *out, const char **path)
 {
 	sb_placement_t pl;
 	sb_request_t r;
@@ -201,6 +227,9 @@ static int _place(_job_t *j, bool ideal, bitstr_t *out, bool *bucket_path)
 
 	if (convert_request(&r, j->job_ptr, j->count) < 0)
 		return -1;
+	log_flag(SELECT_TYPE, "%pJ needs %u nodes, each with %u CPUs, %"PRIu64" MB, %"PRIu64" MB tmp",
+		 j->job_ptr, j->count, r.chunks[0].min_cpus,
+		 r.chunks[0].min_memory, r.chunks[0].min_tmp);
 	r.excluded = j->excl;
 	rc = ideal ? sb_place_ideal(bucket_state.set, &r, j->policy,
 				    SB_PATH_AUTO, &pl) :
@@ -211,7 +240,7 @@ static int _place(_job_t *j, bool ideal, bitstr_t *out, bool *bucket_path)
 		error(BUCKET_PFX "%pJ: placement failed: %m", j->job_ptr);
 		return -1;
 	}
-	*bucket_path = pl.bucket_path;
+	*path = pl.bucket_path ? NULL : pl.reason;
 	if (pl.result == SB_PLACE_RUN)
 		convert_sb_to_bitstr(pl.nodes[0], out);
 	rc = pl.result;
@@ -267,7 +296,7 @@ done:
  * of the cluster's size), WILL_RUN's start into *start.
  */
 static int _decide(_job_t *j, bitstr_t *bitmap, bitstr_t *out,
-		   int64_t *start, bool *bucket_path)
+		   int64_t *start, const char **path)
 {
 	int res;
 
@@ -277,11 +306,10 @@ static int _decide(_job_t *j, bitstr_t *bitmap, bitstr_t *out,
 	sb_bitmap_not(j->excl);
 	_gres_exclude(j, j->excl);
 	if (SELECT_IS_MODE_WILL_RUN(j->mode)) {
-		*bucket_path = true;
+		*path = NULL;
 		res = _plan(j, out, start);
 	} else {
-		res = _place(j, SELECT_IS_MODE_TEST_ONLY(j->mode), out,
-			     bucket_path);
+		res = _place(j, SELECT_IS_MODE_TEST_ONLY(j->mode), out, path);
 	}
 	sb_bitmap_free(j->excl);
 	j->excl = NULL;
@@ -294,10 +322,18 @@ static int _base_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		      List *preemptee_job_list, bitstr_t *exc_core_bitmap,
 		      const char *why)
 {
-	int rc = (*base.job_test)(job_ptr, bitmap, min_nodes, max_nodes,
-				  req_nodes, mode, cands,
-				  preemptee_job_list, exc_core_bitmap);
 	char *hl;
+	int rc;
+
+	if (SELECT_IS_MODE_RUN_NOW(mode) && !base_single_test())
+		rc = node_sets_run_now(job_ptr, bitmap, min_nodes, max_nodes,
+				       req_nodes, mode, cands,
+				       preemptee_job_list, exc_core_bitmap,
+				       _shares(job_ptr));
+	else
+		rc = (*base.job_test)(job_ptr, bitmap, min_nodes, max_nodes,
+				      req_nodes, mode, cands,
+				      preemptee_job_list, exc_core_bitmap);
 
 	if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE) {
 		hl = (rc == SLURM_SUCCESS) ? _names(bitmap) : NULL;
@@ -316,9 +352,9 @@ extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		    List preemptee_candidates, List *preemptee_job_list,
 		    bitstr_t *exc_core_bitmap)
 {
-	const char *why, *res_name;
+	const char *why, *res_name, *path = NULL;
 	bitstr_t *ours = NULL, *offered = NULL;
-	bool bucket_path = false, cands;
+	bool cands;
 	int64_t start = 0;
 	int res, rc;
 	char *hl;
@@ -331,8 +367,9 @@ extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	slurm_mutex_lock(&bucket_lock);
 	state_sync(time(NULL));
 	_set_policy(&j);
-	why = _base_reason(job_ptr, bitmap, min_nodes, max_nodes, mode,
-			   preemptee_candidates, exc_core_bitmap, j.policy);
+	why = _base_reason(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
+			   mode, preemptee_candidates, exc_core_bitmap,
+			   j.policy);
 	if (why) {
 		slurm_mutex_unlock(&bucket_lock);
 		return _base_test(job_ptr, bitmap, min_nodes, max_nodes,
@@ -342,7 +379,7 @@ extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	if (!sb_policy_static(j.policy))
 		state_sync_loads();
 	ours = bit_alloc(bucket_state.n);
-	res = _decide(&j, bitmap, ours, &start, &bucket_path);
+	res = _decide(&j, bitmap, ours, &start, &path);
 	slurm_mutex_unlock(&bucket_lock);
 
 	res_name = (res < 0) ? "error" :
@@ -350,10 +387,10 @@ extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	if (res != SB_PLACE_RUN) {
 		cands = preemptee_candidates &&
 			list_count(preemptee_candidates);
-		log_flag(SELECT_TYPE, "%pJ %s: %s (%s path, policy %s)",
+		log_flag(SELECT_TYPE, "%pJ %s: %s (%s path%s%s, policy %s)",
 			 job_ptr, _mode_name(mode), res_name,
-			 bucket_path ? "bucket" : "per-node",
-			 sb_policy_name(j.policy->kind));
+			 path ? "per-node" : "bucket", path ? ", reason " : "",
+			 path ? path : "", sb_policy_name(j.policy->kind));
 		FREE_NULL_BITMAP(ours);
 		/*
 		 * Nothing free now is the common answer of a busy cluster
@@ -380,9 +417,10 @@ extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 				 (long) (start - time(NULL)), hl,
 				 sb_policy_name(j.policy->kind));
 		else
-			log_flag(SELECT_TYPE, "%pJ %s: run (%s path, policy %s) nodes %s",
+			log_flag(SELECT_TYPE, "%pJ %s: run (%s path%s%s, policy %s) nodes %s",
 				 job_ptr, _mode_name(mode),
-				 bucket_path ? "bucket" : "per-node",
+				 path ? "per-node" : "bucket",
+				 path ? ", reason " : "", path ? path : "",
 				 sb_policy_name(j.policy->kind), hl);
 		xfree(hl);
 	}

@@ -437,6 +437,16 @@ extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 	List *l = data;
 	int rc;
 
+	/*
+	 * One job_test call with every node, whatever the base wants: our
+	 * policies order all the nodes (Weight first), and for a base that
+	 * takes node sets one at a time we replay slurmctld's calls
+	 * (bucket_node_sets.c).
+	 */
+	if (dinfo == SELECT_SINGLE_JOB_TEST) {
+		*(uint32_t *) data = 1;
+		return SLURM_SUCCESS;
+	}
 	if (dinfo != SELECT_CONFIG_INFO)
 		return (*base.get_info_from_plugin)(dinfo, job_ptr, data);
 	/* the base's lines (if it has any), then ours */

@@ -137,6 +137,30 @@ extern int base_jobinfo_pack(select_jobinfo_t *ji, buf_t *buffer,
 extern int base_jobinfo_unpack(select_jobinfo_t **ji, buf_t *buffer,
 			       uint16_t protocol_version);
 
+/*
+ * Does the base weigh the nodes itself, taking one job_test call with
+ * every candidate (SELECT_SINGLE_JOB_TEST)? cons_tres does, linear not.
+ */
+extern bool base_single_test(void);
+
+/* ---- bucket_node_sets.c ------------------------------------------------- */
+
+/*
+ * RUN_NOW for a job the base places, on every node slurmctld offers
+ * (@bitmap), as slurmctld would have called a base that takes one node
+ * set at a time: node sets in Weight order, the base called once enough
+ * nodes are gathered, candidates for preemption only with every node,
+ * the first success kept. @shares: the job shares nodes (slurmctld then
+ * gathers all nodes of one Weight before calling). Returns the base's
+ * SLURM_SUCCESS (@bitmap = its nodes) or an error.
+ */
+extern int node_sets_run_now(job_record_t *job_ptr, bitstr_t *bitmap,
+			     uint32_t min_nodes, uint32_t max_nodes,
+			     uint32_t req_nodes, uint16_t mode,
+			     List preemptee_candidates,
+			     List *preemptee_job_list, bitstr_t *exc_core_bitmap,
+			     bool shares);
+
 /* ---- bucket_convert.c: Slurm -> common/ -------------------------------- */
 
 /*

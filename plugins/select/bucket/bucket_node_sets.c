@@ -1,0 +1,144 @@
+/*
+ * bucket_node_sets.c - the base's RUN_NOW as slurmctld would have called
+ * it, for a base that does not order nodes by weight itself.
+ *
+ * Copyright (C) 2026 The slurm-buckets authors.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Why this exists. slurmctld asks the select plugin whether it wants one
+ * job_test call with every candidate node (SELECT_SINGLE_JOB_TEST).
+ * select/cons_tres does: it weighs the nodes itself (sched_weight). But
+ * select/linear does not, and slurmctld then calls it once per "node
+ * set" (the nodes of one NodeName configuration, in order of Weight),
+ * adding sets until there are enough nodes and stopping at the first
+ * success: that is how linear honours Weight. We must see every node at
+ * once, or our policy would only ever choose inside the first node sets
+ * that suffice, so select/bucket asks for the single call; for the jobs
+ * it gives to linear, this file replays slurmctld's calls on the nodes
+ * slurmctld passed: the same node sets (nodes of one configuration and
+ * one sched_weight, which slurmctld's single-call mode writes into every
+ * node), in the same order, with the same rules for when to call, so
+ * linear gives the answer it gives without us.
+ *
+ * Cost: O(N) to group the nodes and O(S) base calls for S node sets, as
+ * slurmctld's own loop; only for RUN_NOW of jobs the base places.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "slurm/slurm_errno.h"
+
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/slurm_topology.h"
+#include "src/common/xmalloc.h"
+#include "src/slurmctld/preempt.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "select_bucket.h"
+
+typedef struct {
+	uint64_t sched_weight;
+	int first;			/* lowest node index: config order */
+	config_record_t *config;
+	bitstr_t *nodes;
+} _set_t;
+
+static int _cmp_set(const void *a, const void *b)
+{
+	const _set_t *x = a, *y = b;
+
+	if (x->sched_weight != y->sched_weight)
+		return (x->sched_weight < y->sched_weight) ? -1 : 1;
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+/* The node sets of @bitmap, sorted as slurmctld sorts them. */
+static _set_t *_node_sets(bitstr_t *bitmap, int *nsets)
+{
+	_set_t *sets = NULL;
+	node_record_t *node_ptr;
+	bitoff_t i, last = bit_fls(bitmap);
+	int n = 0, cap = 0, k;
+
+	for (i = bit_ffs(bitmap); (i >= 0) && (i <= last); i++) {
+		if (!bit_test(bitmap, i) || !(node_ptr = node_record_table_ptr[i]))
+			continue;
+		for (k = n - 1; k >= 0; k--)
+			if ((sets[k].config == node_ptr->config_ptr) &&
+			    (sets[k].sched_weight == node_ptr->sched_weight))
+				break;
+		if (k < 0) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 8;
+				xrecalloc(sets, cap, sizeof(*sets));
+			}
+			k = n++;
+			sets[k].sched_weight = node_ptr->sched_weight;
+			sets[k].first = (int) i;
+			sets[k].config = node_ptr->config_ptr;
+			sets[k].nodes = bit_alloc(bit_size(bitmap));
+		}
+		bit_set(sets[k].nodes, i);
+	}
+	if (n > 1)
+		qsort(sets, n, sizeof(*sets), _cmp_set);
+	*nsets = n;
+	return sets;
+}
+
+extern int node_sets_run_now(job_record_t *job_ptr, bitstr_t *bitmap,
+			     uint32_t min_nodes, uint32_t max_nodes,
+			     uint32_t req_nodes, uint16_t mode,
+			     List preemptee_candidates,
+			     List *preemptee_job_list, bitstr_t *exc_core_bitmap,
+			     bool shares)
+{
+	bool accumulate = shares || slurm_preemption_enabled() ||
+		(switch_record_cnt > 1);
+	bitstr_t *avail = NULL, *try = NULL;
+	int nsets = 0, k, rc = EINVAL;
+	_set_t *sets = _node_sets(bitmap, &nsets);
+	uint32_t n;
+
+	if (!nsets)
+		goto done;
+	avail = bit_alloc(bit_size(bitmap));
+	for (k = 0; k < nsets; k++) {
+		bool last = ((k + 1) == nsets);
+
+		bit_or(avail, sets[k].nodes);
+		/* lightly loaded nodes: gather a whole Weight first */
+		if (!last && accumulate &&
+		    (sets[k].sched_weight == sets[k + 1].sched_weight))
+			continue;
+		n = bit_set_count(avail);
+		if (!last && ((n < min_nodes) || (n < req_nodes)))
+			continue;
+		FREE_NULL_BITMAP(try);
+		try = bit_copy(avail);
+		if (preemptee_job_list)
+			FREE_NULL_LIST(*preemptee_job_list);
+		/* only preempt once every node is considered */
+		rc = (*base.job_test)(job_ptr, try, min_nodes, max_nodes,
+				      req_nodes, mode,
+				      last ? preemptee_candidates : NULL,
+				      preemptee_job_list, exc_core_bitmap);
+		if (rc == SLURM_SUCCESS) {
+			/* too many: slurmctld ends the tries there */
+			if ((uint32_t) bit_set_count(try) > max_nodes)
+				rc = EINVAL;
+			break;
+		}
+	}
+	if (rc == SLURM_SUCCESS)
+		bit_copybits(bitmap, try);
+done:
+	for (k = 0; k < nsets; k++)
+		FREE_NULL_BITMAP(sets[k].nodes);
+	xfree(sets);
+	FREE_NULL_BITMAP(avail);
+	FREE_NULL_BITMAP(try);
+	return rc;
+}

@@ -1,0 +1,9 @@
+#!/bin/bash
+# t21-select-backfill-cons_tres - t21-select-backfill.sh with select/bucket over select/cons_tres
+# (SelectTypeParameters=OTHER_CONS_TRES,CR_Core_Memory) and every
+# partition OverSubscribe=EXCLUSIVE: the same answers as over linear.
+#
+# Copyright (C) 2026 The slurm-buckets authors.
+# SPDX-License-Identifier: GPL-2.0-or-later
+SB_BASE=cons_tres
+. "$(dirname "$0")/t21-select-backfill.sh"
