@@ -21,6 +21,9 @@
 #                                     cons_tres); bucket runs over the base
 #                                     SB_BASE names (linear or cons_tres)
 #   sb_select_lines NAME              the slurm.conf lines sb_select writes
+#   sb_switch_select NAME [SECONDS]   put sb_select_lines NAME into the
+#                                     running cluster's slurm.conf and
+#                                     sb_restart_all (a SelectType change)
 #   sb_cluster_start                  start daemons, wait until every node is idle
 #   sb_cluster_stop                   stop everything by PID (idempotent)
 #   sb_ctld_stop                      stop slurmctld alone (to restart it)
@@ -30,6 +33,7 @@
 #                                     them again (as a SelectType change
 #                                     needs); fails unless every node is back
 #   sb_slurmd_kill NODE               SIGKILL one node's slurmd (a crash)
+#   sb_slurmd_start NODE              start one node's slurmd again
 #   check "what" CMD...               run CMD; print 'ok N - what' or 'not ok N - what'
 #   check_eq "what" EXPECTED CMD...   CMD's stdout must equal EXPECTED
 #   wait_for SECONDS CMD...           poll CMD until it succeeds (daemons checked)
@@ -139,6 +143,14 @@ sb_select_lines() {
 	*) echo "SelectType=select/$1" ;;
 	esac
 	return 0
+}
+
+sb_switch_select() {
+	local lines
+	lines=$(sb_select_lines "$1")
+	sed -i '/^SelectType=/Id; /^SelectTypeParameters=/Id' "$SLURM_CONF"
+	printf '%s\n' "$lines" >>"$SLURM_CONF"
+	sb_restart_all "${2:-60}"
 }
 
 sb_select() {
@@ -375,14 +387,18 @@ sb_cluster_start() {
 # slurmd PIDs by node name
 declare -A SB_SLURMD_PID=()
 
+sb_slurmd_start() {
+	mkdir -p "$SB_DIR/spool/$1"
+	/usr/sbin/slurmd -D -N "$1" -f "$SLURM_CONF" \
+		>>"$SB_DIR/log/slurmd-$1.out" 2>&1 &
+	SB_PIDS+=($!)
+	SB_SLURMD_PID[$1]=$!
+}
+
 _sb_start_slurmds() {
 	local n
 	for n in "${SB_NODE_NAMES[@]}"; do
-		mkdir -p "$SB_DIR/spool/$n"
-		/usr/sbin/slurmd -D -N "$n" -f "$SLURM_CONF" \
-			>>"$SB_DIR/log/slurmd-$n.out" 2>&1 &
-		SB_PIDS+=($!)
-		SB_SLURMD_PID[$n]=$!
+		sb_slurmd_start "$n"
 	done
 }
 
