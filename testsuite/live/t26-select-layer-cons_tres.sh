@@ -20,6 +20,7 @@
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
 . "$(dirname "$0")/../cluster/harness.sh"
+. "$(dirname "$0")/layer.inc"
 
 SB_CTLD_DEBUG=${SB_CTLD_DEBUG:-verbose}
 SB_BASE=cons_tres
@@ -40,19 +41,7 @@ sb_cluster_start
 LOG=$SB_DIR/log/slurmctld.log
 cd "$SB_DIR/jobs"
 
-_empty() { [ -z "$(squeue -h -o %i)" ]; }
 _sub() { sbatch --parsable -o /dev/null "$@"; }
-# "Nodes=c1 CPU_IDs=0-1 Mem=500 GRES=" lines of a job, one per node group
-_detail() {
-	scontrol show job -d "$1" | sed -n 's/^ *\(Nodes=.*CPU_IDs=.*\)$/\1/p' |
-		sed 's/ *$//' | paste -sd';'
-}
-_all_running() {
-	local j
-	for j in "$@"; do
-		[ "$(squeue -h -j "$j" -o %T)" = RUNNING ] || return 1
-	done
-}
 # per node: CPUAlloc AllocMem GresUsed (scontrol show node)
 _node_view() {
 	scontrol -d show node -o | tr ' ' '\n' |
@@ -66,22 +55,7 @@ _node_view() {
 # Per node from the running jobs' details: the cores they hold (a core
 # two oversubscribing jobs share counts once) and the memory (summed).
 _job_view() {
-	local j
-	for j in $(squeue -h -t RUNNING -o %i); do
-		scontrol show job -d "$j" | sed -n 's/^ *Nodes=\([^ ]*\) CPU_IDs=\([^ ]*\) Mem=\([0-9]*\).*/\1 \2 \3/p' |
-		while read -r nodes cpus mem; do
-			local n r a b c
-			for n in $(scontrol show hostnames "$nodes"); do
-				echo "mem $n $mem"
-				for r in ${cpus//,/ }; do
-					a=${r%-*} b=${r#*-}
-					for ((c = a; c <= b; c++)); do
-						echo "core $n $c"
-					done
-				done
-			done
-		done
-	done | awk '$1 == "mem" { m[$2] += $3 }
+	_holdings | awk '$1 == "mem" { m[$2] += $3 }
 		$1 == "core" && !seen[$2 " " $3]++ { c[$2]++ }
 		END { for (n in c) print n, "CPUAlloc=" c[n], "AllocMem=" m[n] }' | sort
 }
@@ -127,31 +101,6 @@ MIX=(
 	"-n6 --mem-per-cpu=100|sleep 2"
 	"--exclusive -N6|sleep 1"
 )
-# no core of c/g nodes in two running jobs; no exclusive job's node in
-# another running job
-_overlaps() {
-	local j
-	for j in $(squeue -h -t RUNNING -p main -o %i); do
-		scontrol show job -d "$j" | sed -n 's/^ *Nodes=\([^ ]*\) CPU_IDs=\([^ ]*\).*/\1 \2/p' |
-		while read -r nodes cpus; do
-			local n r a b c
-			for n in $(scontrol show hostnames "$nodes"); do
-				for r in ${cpus//,/ }; do
-					a=${r%-*} b=${r#*-}
-					for ((c = a; c <= b; c++)); do
-						echo "core $n:$c"
-					done
-				done
-			done
-		done
-	done | sort | uniq -d
-	for j in $(squeue -h -t RUNNING -o '%i %h' | awk '$2 == "NO" { print $1 }'); do
-		for n in $(scontrol show hostnames "$(squeue -h -j "$j" -o %N)"); do
-			k=$(squeue -h -t RUNNING -w "$n" -o %i | wc -l)
-			[ "$k" -gt 1 ] && echo "exclusive job $j shares $n"
-		done
-	done
-}
 mix_phase() {
 	local m ids=() seen=""
 	for m in "${MIX[@]}"; do
@@ -160,7 +109,7 @@ mix_phase() {
 	done
 	echo "accepted: ${#ids[@]} of ${#MIX[@]}"
 	_drained() {
-		seen+=$(_overlaps)
+		seen+=$(_overlaps main)
 		_empty
 	}
 	wait_for 300 _drained || echo "did not drain"

@@ -382,8 +382,12 @@ extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	res = _decide(&j, bitmap, ours, &start, &path);
 	slurm_mutex_unlock(&bucket_lock);
 
-	res_name = (res < 0) ? "error" :
-		sb_place_result_name((sb_place_result_t) res);
+	/*
+	 * RUN_NOW is offered free nodes only: whatever is missing, the
+	 * answer is "not now" (TEST_ONLY decides "never").
+	 */
+	res_name = (res < 0) ? "error" : SELECT_IS_MODE_RUN_NOW(mode) ?
+		"not now" : sb_place_result_name((sb_place_result_t) res);
 	if (res != SB_PLACE_RUN) {
 		cands = preemptee_candidates &&
 			list_count(preemptee_candidates);
