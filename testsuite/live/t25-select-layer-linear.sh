@@ -11,7 +11,8 @@
 #   - OverSubscribe=FORCE:2: two jobs on each node.
 # Then, under select/bucket only, nodes that leave under a running job
 # come back: one set DOWN and one whose slurmd is killed; afterwards a job
-# for every node runs (no node is held by a job that is gone).
+# for every node runs (no node is held by a job that is gone). Last,
+# SelectTypeParameters=CR_Core over linear stops slurmctld with one line.
 #
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
@@ -160,6 +161,15 @@ scancel "$j" 2>/dev/null
 check "b3's slurmd back: b3 idle in sinfo" wait_for 60 sh -c \
 	"sinfo -h -N -o '%N %t' | grep -qx 'b3 idle'"
 check "then a job for all 8 nodes runs" _all_nodes
+
+sb_ctld_stop
+echo "SelectTypeParameters=CR_Core" >>"$SLURM_CONF"
+: >"$SB_DIR/log/slurmctld.out"
+if sb_ctld_start 20; then started=yes; else started=no; fi
+check_eq "CR_Core over select/linear: slurmctld refuses to start" no echo "$started"
+check "... with one line naming the value and the fix" grep -q \
+	"SelectTypeParameters=CR_CORE: CR_CPU, CR_CORE and CR_SOCKET need a consumable-resource base (add OTHER_CONS_TRES)" \
+	"$SB_DIR/log/slurmctld.out" "$LOG"
 
 sb_cluster_stop
 check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone
