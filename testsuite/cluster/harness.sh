@@ -70,6 +70,12 @@ _sb_die() {
 sb_cluster_init() {
 	local name=$1
 	[ "$(id -u)" = 0 ] || _sb_die "live tests need root"
+	SB_BASE=${SB_BASE:-linear}
+	case $SB_BASE in
+	linear) SB_PART_OPTS="" ;;
+	cons_tres) SB_PART_OPTS="OverSubscribe=EXCLUSIVE" ;;
+	*) _sb_die "SB_BASE=$SB_BASE: expected linear or cons_tres" ;;
+	esac
 	SB_NAME=$name
 	SB_DIR=$(mktemp -d "${SB_SCRATCH:-/tmp}/sb-$name.XXXXXX") ||
 		_sb_die "cannot create a scratch directory"
@@ -122,12 +128,6 @@ _sb_expand() {
 
 sb_partition() { SB_PART_LINES+=("PartitionName=$1 $2"); }
 
-SB_BASE=${SB_BASE:-linear}
-case $SB_BASE in
-linear) SB_PART_OPTS="" ;;
-cons_tres) SB_PART_OPTS="OverSubscribe=EXCLUSIVE" ;;
-*) echo "not ok 1 - harness: SB_BASE=$SB_BASE: expected linear or cons_tres"; exit 1 ;;
-esac
 
 sb_select_lines() {
 	case $1 in

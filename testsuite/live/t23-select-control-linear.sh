@@ -4,6 +4,7 @@
 #
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
+SELECT=linear
+SB_BASE=linear
 . "$(dirname "$0")/../cluster/harness.sh"
-SELECT_TYPE=select/linear
 . "$(dirname "$0")/jobmix.inc"

@@ -191,50 +191,57 @@ static int _base_for(uint32_t id)
 	return SLURM_SUCCESS;
 }
 
-extern int base_nodeinfo_pack(select_nodeinfo_t *ni, buf_t *buffer,
-			      uint16_t protocol_version)
+/* Our header: the base's plugin_id. */
+static int _header_pack(buf_t *buffer)
 {
 	if (!base_ready())
 		return SLURM_ERROR;
 	pack32(*base.plugin_id, buffer);
+	return SLURM_SUCCESS;
+}
+
+/* Read our header and make sure that base is loaded; @what: "node", "job". */
+static int _header_unpack(buf_t *buffer, const char *what)
+{
+	uint32_t id;
+
+	safe_unpack32(&id, buffer);
+	return _base_for(id);
+unpack_error:
+	error(BUCKET_PFX "%s data too short", what);
+	return SLURM_ERROR;
+}
+
+extern int base_nodeinfo_pack(select_nodeinfo_t *ni, buf_t *buffer,
+			      uint16_t protocol_version)
+{
+	if (_header_pack(buffer) != SLURM_SUCCESS)
+		return SLURM_ERROR;
 	return (*base.nodeinfo_pack)(ni, buffer, protocol_version);
 }
 
 extern int base_nodeinfo_unpack(select_nodeinfo_t **ni, buf_t *buffer,
 				uint16_t protocol_version)
 {
-	uint32_t id;
-
 	*ni = NULL;
-	safe_unpack32(&id, buffer);
-	if (_base_for(id) != SLURM_SUCCESS)
+	if (_header_unpack(buffer, "node") != SLURM_SUCCESS)
 		return SLURM_ERROR;
 	return (*base.nodeinfo_unpack)(ni, buffer, protocol_version);
-unpack_error:
-	error(BUCKET_PFX "node data too short");
-	return SLURM_ERROR;
 }
 
 extern int base_jobinfo_pack(select_jobinfo_t *ji, buf_t *buffer,
 			     uint16_t protocol_version)
 {
-	if (!base_ready())
+	if (_header_pack(buffer) != SLURM_SUCCESS)
 		return SLURM_ERROR;
-	pack32(*base.plugin_id, buffer);
 	return (*base.jobinfo_pack)(ji, buffer, protocol_version);
 }
 
 extern int base_jobinfo_unpack(select_jobinfo_t **ji, buf_t *buffer,
 			       uint16_t protocol_version)
 {
-	uint32_t id;
-
 	*ji = NULL;
-	safe_unpack32(&id, buffer);
-	if (_base_for(id) != SLURM_SUCCESS)
+	if (_header_unpack(buffer, "job") != SLURM_SUCCESS)
 		return SLURM_ERROR;
 	return (*base.jobinfo_unpack)(ji, buffer, protocol_version);
-unpack_error:
-	error(BUCKET_PFX "job data too short");
-	return SLURM_ERROR;
 }
