@@ -464,6 +464,8 @@ typedef struct {
 	/* pending */
 	bool planned, never;
 	int64_t start, end, alone_start;
+	int64_t bf_start;		/* where backfill puts start */
+	const char *bf_resv;		/* the reservation that moved it */
 	bool alone_never;
 	sb_bitmap_t *nodes;		/* planned nodes */
 	_planned_t *ahead;
@@ -581,6 +583,30 @@ fail:
 out:
 	sb_will_run_destroy(w);
 	return rc;
+}
+
+/*
+ * Backfill asks WILL_RUN again one step after a reservation that held
+ * the job ends (backfill.c: the end rounded up to bf_resolution, plus
+ * one second), so a start at such an end shows there one step later.
+ */
+static void _backfill_step(_expl_t *e)
+{
+	const sbw_live_t *lv = &e->m->lv;
+	int64_t res = lv->bf_resolution, end;
+	size_t k;
+
+	e->bf_start = e->start;
+	if (!e->planned || e->start <= lv->now)
+		return;
+	for (k = 0; k < lv->nresv; k++) {
+		end = lv->resv[k].end;
+		if ((int) k == e->j->resv || end != e->start ||
+		    sb_bitmap_intersects(lv->resv[k].nodes, e->nodes) != 1)
+			continue;
+		e->bf_start = (end + res - 1) / res * res + 1;
+		e->bf_resv = lv->resv[k].name;
+	}
 }
 
 /* The running jobs on @nodes. */
@@ -742,11 +768,17 @@ static void _print_pending_text(const _expl_t *e)
 	} else {
 		char *hl = _hostlist(lv, e->nodes);
 
-		_fmt_time(e->start, t1, sizeof(t1));
-		_fmt_rel(e->start, lv->now, t2, sizeof(t2));
+		_fmt_time(e->bf_start, t1, sizeof(t1));
+		_fmt_rel(e->bf_start, lv->now, t2, sizeof(t2));
 		printf("Planned start: %s (%s) on %s\n", t1, t2,
 		       hl ? hl : "?");
 		free(hl);
+		if (e->bf_resv) {
+			_fmt_time(e->start, t1, sizeof(t1));
+			printf("  reservation %s ends at %s; backfill plans "
+			       "the job at its next step after that\n",
+			       e->bf_resv, t1);
+		}
 		if (e->nahead && !e->alone_never &&
 		    e->alone_start < e->start) {
 			_fmt_time(e->alone_start, t1, sizeof(t1));
@@ -762,9 +794,16 @@ squeue:
 	else
 		printf("squeue --start: %s%s%s%s\n", t1,
 		       e->sq_nodes[0] ? " on " : "", e->sq_nodes,
-		       e->base || e->never ? "" : e->sq_start == e->start ?
+		       e->base || e->never ? "" : e->sq_start == e->bf_start ?
 		       " (the same)" : " (differs: backfill has not planned "
 		       "it since, or rounds to bf_resolution)");
+}
+
+static bool _by_backfill(const sbw_job_t *j)
+{
+	const char *v = sb_record_get(j->rec, "Scheduler");
+
+	return v && !strncmp(v, "Backfill", 8);
 }
 
 /* The running job's nodes, per bucket, and the busy-later ones taken. */
@@ -791,6 +830,8 @@ static void _print_running_text(const _expl_t *e)
 	}
 	free(hl);
 	_print_placed_by(e);
+	printf("Started by: %s\n", _by_backfill(j) ? "backfill" :
+	       "the main scheduler");
 	if (!mine)
 		return;
 	printf("Its nodes, by bucket:\n");
@@ -921,6 +962,8 @@ static void _json(const _expl_t *e)
 		_jtime(j->start);
 		_jkey("end", &first);
 		_jtime(j->end);
+		_jkey("scheduler", &first);
+		_jstr(_by_backfill(j) ? "backfill" : "main");
 		_jkey("busy_later", &first);
 		putchar('[');
 		for (i = 0; i < lv->nresv; i++) {
@@ -1005,6 +1048,8 @@ static void _json(const _expl_t *e)
 	}
 	putchar(']');
 	_jkey("planned_start", &first);
+	_jtime(e->base || e->never ? -1 : e->bf_start);
+	_jkey("will_run_start", &first);
 	_jtime(e->base || e->never ? -1 : e->start);
 	_jkey("planned_nodes", &first);
 	hl = e->nodes ? _hostlist(lv, e->nodes) : NULL;
@@ -1084,7 +1129,9 @@ int sbucket_why_main(int argc, char **argv)
 	if (_census(&e) < 0)
 		goto out;
 	if (e.j->state == SBW_PENDING) {
-		if (!e.base && (_plan(&e) < 0 ||
+		if (!e.base && !_plan(&e))
+			_backfill_step(&e);
+		if (!e.base && (!(e.planned || e.never) ||
 				_waits(&e, e.planned ? e.nodes :
 				       e.matching) < 0))
 			goto out;

@@ -102,6 +102,13 @@ static int _config_line(void *arg, char *line)
 		return _dup(&c->lv->priority_type, val);
 	if (!strcmp(key, "PreemptType"))
 		return _dup(&c->lv->preempt_type, val);
+	if (!strcmp(key, "SchedulerParameters")) {
+		const char *bf = strstr(val, "bf_resolution=");
+
+		if (bf && atoi(bf + 14) > 0)
+			c->lv->bf_resolution = atoi(bf + 14);
+		return 0;
+	}
 	if (!strcmp(key, "NodeAllocationPolicy") ||
 	    !strcmp(key, "AllowJobPolicies"))
 		sb_strbuf_addf(&c->conf, "%s=%s\n", key, val);
@@ -584,11 +591,18 @@ static int _job(sbw_live_t *lv, sbw_job_t *j)
 		j->min_nodes = j->max_nodes = 0;
 	if (j->state != SBW_PENDING)	/* scontrol shows the count only */
 		j->max_nodes = j->min_nodes;
-	if (!_range(sb_record_get(r, "NumCPUs"), &x, &cpt))
-		j->cpus = x;
-	cpt = 1;
 	if (!_u32(sb_record_get(r, "CPUs/Task"), &x) && x)
 		cpt = x;
+	/* what it asked for: a pending job's NumCPUs; once running, that is
+	 * what it got (whole nodes), so its tasks tell */
+	if (j->state == SBW_PENDING &&
+	    !_range(sb_record_get(r, "NumCPUs"), &x, &tpn))
+		j->cpus = x;
+	else if (!_u32(sb_record_get(r, "NumTasks"), &x))
+		j->cpus = (uint64_t) x * cpt;
+	else
+		j->cpus = (uint64_t) j->min_nodes * cpt;
+	tpn = 0;
 	if ((v = sb_record_get(r, "NtasksPerN:B:S:C")))
 		tpn = (uint32_t) strtoul(v, NULL, 10);
 	if (_u32(sb_record_get(r, "MinCPUsNode"), &j->node_cpus) < 0)
@@ -739,6 +753,7 @@ int sbw_live_read(sbw_live_t *lv)
 
 	memset(lv, 0, sizeof(*lv));
 	lv->now = (int64_t) time(NULL);
+	lv->bf_resolution = 60;		/* sched/backfill's default */
 	if (now && *now)
 		lv->now = strtoll(now, NULL, 10);
 	/* scontrol's and squeue's times in the one form we read */

@@ -78,6 +78,7 @@ typedef struct {
 	char *base;			/* BaseSelectType (select/bucket) */
 	bool base_cons;
 	char *priority_type, *preempt_type;
+	int64_t bf_resolution;		/* SchedulerParameters, seconds */
 	sb_bucket_conf_t *conf;		/* bucket.conf as slurmctld uses it */
 	sbp_cluster_t cl;		/* nodes, by name */
 	sbw_part_t *parts;
