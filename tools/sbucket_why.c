@@ -414,7 +414,7 @@ static void _needs_text(const sb_request_t *r, char *out, size_t len)
 					 ch->count == 1 ? "" : "s");
 		if (feat && off < len)
 			off += (size_t) snprintf(out + off, len - off,
-						 " with %s", feat);
+						 " with feature %s", feat);
 		free(feat);
 		if (off < len)
 			off += (size_t) snprintf(out + off, len - off,
@@ -687,6 +687,28 @@ static void _print_placed_by(const _expl_t *e)
 		       "per job)" : "counting over buckets");
 }
 
+/* The matching nodes that are down: what keeps a job from ever running. */
+static void _print_down(const _expl_t *e)
+{
+	const sbw_live_t *lv = &e->m->lv;
+	sb_bitmap_t *down = sb_bitmap_alloc(lv->cl.n);
+	char *hl;
+	int64_t i;
+
+	if (!down)
+		return;
+	for (i = sb_bitmap_first_set(e->matching); i >= 0;
+	     i = sb_bitmap_next_set(e->matching, (size_t) i + 1))
+		if (sb_why_node_state(e->m->set, (size_t) i,
+				      e->m->reserved) == SB_WHY_DOWN)
+			sb_bitmap_set(down, (size_t) i);
+	if (!sb_bitmap_empty(down) && (hl = _hostlist(lv, down))) {
+		printf("Down or drained: %s\n", hl);
+		free(hl);
+	}
+	sb_bitmap_free(down);
+}
+
 static void _print_pending_text(const _expl_t *e)
 {
 	const _model_t *m = e->m;
@@ -762,6 +784,7 @@ static void _print_pending_text(const _expl_t *e)
 		free(hl);
 	}
 	if (e->never) {
+		_print_down(e);
 		printf("Planned start: never: even when every running job "
 		       "has ended, too few of these nodes are up and outside "
 		       "reservations for long enough\n");
