@@ -29,6 +29,7 @@
 #include "place.h"
 #include "sb_time.h"
 #include "sbucket.h"
+#include "sbucket_fairshare_live.h"
 #include "sbucket_why_live.h"
 #include "why.h"
 #include "will_run.h"
@@ -629,6 +630,165 @@ static bool _resv_in_way(const _expl_t *e, size_t k, int64_t until)
 		sb_bitmap_intersects(r->nodes, e->matching) == 1;
 }
 
+/* ---- priority (priority/bucket) --------------------------------------------- */
+
+static const char *const _factor_names[SBW_NFACTORS] = {
+	"priority", "age", "fair share", "job size", "partition", "QOS"
+};
+
+/* The same, as JSON keys. */
+static const char *const _factor_keys[SBW_NFACTORS] = {
+	"priority", "age", "fair_share", "job_size", "partition", "qos"
+};
+
+static bool _priority_bucket(const _model_t *m)
+{
+	return m->lv.priority_type &&
+		!strcmp(m->lv.priority_type, "priority/bucket");
+}
+
+/*
+ * What puts @a before @j in backfill's order: a reservation, the
+ * partition's PriorityTier, the priority factor that adds the most to
+ * the difference (SBW_FAIRSHARE etc., in *factor), or the job id.
+ */
+static const char *_ahead_why(const _model_t *m, const sbw_job_t *a,
+			      const sbw_job_t *j, int *factor)
+{
+	const sbw_live_t *lv = &m->lv;
+	int64_t best = 0;
+	int k;
+
+	*factor = -1;
+	if (a->resv >= 0 && j->resv < 0)
+		return "it runs in a reservation";
+	if (a->part >= 0 && j->part >= 0 &&
+	    lv->parts[a->part].tier != lv->parts[j->part].tier)
+		return "its partition's PriorityTier is higher";
+	if (a->priority == j->priority)
+		return "the same priority, submitted earlier";
+	if (a->have_factors && j->have_factors)
+		for (k = SBW_AGE; k < SBW_NFACTORS; k++)
+			if (a->factors[k] - j->factors[k] > best) {
+				best = a->factors[k] - j->factors[k];
+				*factor = k;
+			}
+	return *factor >= 0 ? _factor_names[*factor] : "a higher priority";
+}
+
+/* Pending jobs before @j in backfill's order, into @v; their number. */
+static size_t _ahead(const _model_t *m, const sbw_job_t *j,
+		     const sbw_job_t **v)
+{
+	const sbw_live_t *lv = &m->lv;
+	size_t i, k, n = 0;
+
+	for (i = 0; i < lv->njobs; i++) {
+		const sbw_job_t *o = &lv->jobs[i];
+
+		if (o == j || !_plannable(o) || !_before(lv, o, j))
+			continue;
+		for (k = n++; k > 0 && _before(lv, o, v[k - 1]); k--)
+			v[k] = v[k - 1];
+		v[k] = o;
+	}
+	return n;
+}
+
+static void _print_priority_text(const _expl_t *e)
+{
+	const _model_t *m = e->m;
+	const sbw_job_t *j = e->j, **v, *fs = NULL;
+	char pair[600];
+	size_t n, i;
+	int k, f;
+
+	if (j->have_factors) {
+		printf("Priority:   %" PRId64, j->factors[SBW_PRIO]);
+		for (k = SBW_AGE, f = 0; k < SBW_NFACTORS; k++)
+			if (j->factors[k])
+				printf(" %s %s %" PRId64, f++ ? "+" : "=",
+				       _factor_names[k], j->factors[k]);
+		printf(" (sprio)\n");
+	}
+	if (!(v = calloc(m->lv.njobs + 1, sizeof(*v))))
+		return;
+	n = _ahead(m, j, v);
+	if (n)
+		printf("Ahead of it in backfill's order:\n");
+	for (i = 0; i < n; i++) {
+		const char *why = _ahead_why(m, v[i], j, &f);
+
+		if (i == 10) {
+			printf("  ... and %zu more\n", n - i);
+			break;
+		}
+		printf("  job %-8s user %-10s priority %-10" PRIu32 " ",
+		       v[i]->id, v[i]->user, v[i]->priority);
+		if (f >= 0)
+			printf("%s decides: %+" PRId64 "\n", why,
+			       v[i]->factors[f] - j->factors[f]);
+		else
+			printf("%s\n", why);
+		if (f == SBW_FAIRSHARE && !fs && strcmp(v[i]->user, j->user))
+			fs = v[i];
+	}
+	free(v);
+	if (!fs)
+		return;
+	if (fs->account && j->account)
+		snprintf(pair, sizeof(pair), "%s/%s,%s/%s", fs->account,
+			 fs->user, j->account, j->user);
+	else
+		snprintf(pair, sizeof(pair), "%s,%s", fs->user, j->user);
+	printf("Fair share of job %s's user and this job's user "
+	       "('sbucket fairshare --explain=%s'):\n", fs->id, pair);
+	fflush(stdout);
+	(void) sbucket_fairshare_live_decide(pair);
+}
+
+static void _json_priority(const _expl_t *e, int *first)
+{
+	const _model_t *m = e->m;
+	const sbw_job_t *j = e->j, **v;
+	size_t n, i;
+	int k, f;
+
+	_jkey("priority_factors", first);
+	if (!j->have_factors) {
+		fputs("null", stdout);
+	} else {
+		putchar('{');
+		for (k = 0; k < SBW_NFACTORS; k++) {
+			printf("%s", k ? "," : "");
+			_jstr(_factor_keys[k]);
+			printf(":%" PRId64, j->factors[k]);
+		}
+		putchar('}');
+	}
+	_jkey("ahead", first);
+	putchar('[');
+	if ((v = calloc(m->lv.njobs + 1, sizeof(*v)))) {
+		n = _ahead(m, j, v);
+		for (i = 0; i < n; i++) {
+			const char *why = _ahead_why(m, v[i], j, &f);
+
+			printf("%s{\"job\":", i ? "," : "");
+			_jstr(v[i]->id);
+			printf(",\"user\":");
+			_jstr(v[i]->user);
+			printf(",\"account\":");
+			_jstr(v[i]->account);
+			printf(",\"priority\":%" PRIu32 ",\"because\":",
+			       v[i]->priority);
+			_jstr(f >= 0 ? _factor_keys[f] : why);
+			putchar('}');
+		}
+		free(v);
+	}
+	putchar(']');
+}
+
 /* ---- printing: people ------------------------------------------------------ */
 
 static void _print_census_text(const _expl_t *e)
@@ -820,6 +980,8 @@ squeue:
 		       e->base || e->never ? "" : e->sq_start == e->bf_start ?
 		       " (the same)" : " (differs: backfill has not planned "
 		       "it since, or rounds to bf_resolution)");
+	if (_priority_bucket(e->m))
+		_print_priority_text(e);
 }
 
 static bool _by_backfill(const sbw_job_t *j)
@@ -1084,6 +1246,8 @@ static void _json(const _expl_t *e)
 	_jtime(e->sq_start);
 	_jkey("squeue_nodes", &first);
 	_jstr(e->sq_nodes[0] ? e->sq_nodes : NULL);
+	if (_priority_bucket(m))
+		_json_priority(e, &first);
 	printf("}\n");
 }
 
@@ -1159,7 +1323,8 @@ int sbucket_why_main(int argc, char **argv)
 				       e.matching) < 0))
 			goto out;
 		if (sbw_live_squeue_start(id, &e.sq_start, e.sq_nodes,
-					  sizeof(e.sq_nodes)) < 0)
+					  sizeof(e.sq_nodes)) < 0 ||
+		    (_priority_bucket(&m) && sbw_live_sprio(&m.lv) < 0))
 			goto out;
 	}
 	if (json)

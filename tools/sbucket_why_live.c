@@ -584,6 +584,8 @@ static int _job(sbw_live_t *lv, sbw_job_t *j)
 	if (_dup(&j->user, v ? v : "?"))
 		return -1;
 	j->user[strcspn(j->user, "(")] = '\0';
+	if ((v = sb_record_value(r, "Account")) && _dup(&j->account, v))
+		return -1;
 	(void) _u32(sb_record_get(r, "Priority"), &j->priority);
 	j->part = _part_index(lv, sb_record_get(r, "Partition"));
 	if (_range(sb_record_get(r, "NumNodes"), &j->min_nodes,
@@ -789,6 +791,7 @@ void sbw_live_fini(sbw_live_t *lv)
 
 		free(j->id);
 		free(j->user);
+		free(j->account);
 		sb_record_free(j->rec);
 		sb_bitmap_free(j->nodes);
 		if (j->have_req)
@@ -808,6 +811,40 @@ sbw_job_t *sbw_live_job(sbw_live_t *lv, const char *id)
 		if (!strcmp(lv->jobs[i].id, id))
 			return &lv->jobs[i];
 	return NULL;
+}
+
+static int _sprio_line(void *arg, char *line)
+{
+	sbw_live_t *lv = arg;
+	char *f[SBW_NFACTORS + 1], *p = line;
+	sbw_job_t *j;
+	int n = 0, k;
+
+	while (n <= SBW_NFACTORS) {
+		while (*p == ' ')
+			p++;
+		f[n++] = p;
+		if (!(p = strchr(p, '|')))
+			break;
+		*p++ = '\0';
+	}
+	if (n != SBW_NFACTORS + 1)
+		return 0;	/* a heading, or not sprio's */
+	for (k = 0; k <= SBW_NFACTORS; k++)
+		f[k][strcspn(f[k], " ")] = '\0';
+	/* a job pending in several partitions: its first line */
+	if (!(j = sbw_live_job(lv, f[0])) || j->have_factors)
+		return 0;
+	for (k = 0; k < SBW_NFACTORS; k++)
+		j->factors[k] = strtoll(f[k + 1], NULL, 10);
+	j->have_factors = true;
+	return 0;
+}
+
+int sbw_live_sprio(sbw_live_t *lv)
+{
+	return _run("SBUCKET_SPRIO", "sprio", "-h -o '%i|%Y|%A|%F|%J|%P|%Q'",
+		    _sprio_line, lv);
 }
 
 typedef struct {

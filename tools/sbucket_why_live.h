@@ -53,11 +53,18 @@ typedef enum {
 	SBW_OTHER,			/* completing, done, ... */
 } sbw_state_t;
 
+/* sprio's weighted factors of a pending job, in this order. */
+enum { SBW_PRIO, SBW_AGE, SBW_FAIRSHARE, SBW_JOBSIZE, SBW_PARTITION, SBW_QOS,
+       SBW_NFACTORS };
+
 typedef struct {
 	char *id;
 	sb_record_t *rec;
 	sbw_state_t state;
 	char *user;			/* UserId's name */
+	char *account;			/* NULL when none */
+	bool have_factors;		/* sbw_live_sprio() found it */
+	int64_t factors[SBW_NFACTORS];
 	uint32_t priority;
 	int part;			/* index in parts, -1 unknown */
 	uint32_t min_nodes, max_nodes;	/* max 0: none given */
@@ -105,6 +112,12 @@ int sbw_live_read(sbw_live_t *lv);
 int sbw_live_request(sbw_live_t *lv, sbw_job_t *j);
 
 void sbw_live_fini(sbw_live_t *lv);
+
+/*
+ * The weighted priority factors of every pending job, from 'sprio -h -o'
+ * (SBUCKET_SPRIO names another binary). 0, or -1 after one error line.
+ */
+int sbw_live_sprio(sbw_live_t *lv);
 
 /* The job called @id, or NULL. */
 sbw_job_t *sbw_live_job(sbw_live_t *lv, const char *id);
