@@ -807,9 +807,19 @@ sbw_job_t *sbw_live_job(sbw_live_t *lv, const char *id)
 {
 	size_t i;
 
-	for (i = 0; i < lv->njobs; i++)
+	for (i = 0; i < lv->njobs; i++) {
+		const sb_record_t *r = lv->jobs[i].rec;
+		const char *a = sb_record_get(r, "ArrayJobId");
+		const char *t = sb_record_get(r, "ArrayTaskId");
+		size_t len = a ? strlen(a) : 0;
+
 		if (!strcmp(lv->jobs[i].id, id))
 			return &lv->jobs[i];
+		/* an array task as squeue names it, "12_3" */
+		if (a && t && !strncmp(id, a, len) && id[len] == '_' &&
+		    !strcmp(id + len + 1, t))
+			return &lv->jobs[i];
+	}
 	return NULL;
 }
 

@@ -119,7 +119,7 @@ void sbw_live_fini(sbw_live_t *lv);
  */
 int sbw_live_sprio(sbw_live_t *lv);
 
-/* The job called @id, or NULL. */
+/* The job called @id (a job id, or ARRAYID_TASKID), or NULL. */
 sbw_job_t *sbw_live_job(sbw_live_t *lv, const char *id);
 
 /*
