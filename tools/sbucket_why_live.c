@@ -201,6 +201,39 @@ static int _records(const char *what, const char *first_key,
 	return 0;
 }
 
+/*
+ * Every record of 'scontrol show @what -o' into a new array of @size-byte
+ * elements (*array, zeroed), each handed to @fn with its index; *count
+ * counts the elements handed over so far, so a failure leaves what the
+ * caller frees. @fn may keep the record (setting *rec to NULL).
+ */
+static int _read_all(sbw_live_t *lv, const char *what, const char *key,
+		     void **array, size_t size, size_t *count,
+		     int (*fn)(sbw_live_t *, sb_record_t **, size_t))
+{
+	_records_t rs;
+	size_t i;
+	int rc = -1;
+
+	if (_records(what, key, &rs) < 0)
+		return -1;
+	if (rs.n && !(*array = calloc(rs.n, size))) {
+		fprintf(stderr, PROG ": out of memory\n");
+		goto out;
+	}
+	for (i = 0; i < rs.n; i++) {
+		*count = i + 1;
+		if (fn(lv, &rs.v[i], i) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	for (i = 0; i < rs.n; i++)
+		sb_record_free(rs.v[i]);
+	free(rs.v);
+	return rc;
+}
+
 static int _bad_field(const char *what, const char *name, const char *key,
 		      const char *val)
 {
@@ -318,8 +351,9 @@ static int _add_gres(sb_node_t *nd, const char *item)
 	return rc;
 }
 
-static int _node(sbw_live_t *lv, const sb_record_t *r, size_t i)
+static int _node(sbw_live_t *lv, sb_record_t **rec, size_t i)
 {
+	const sb_record_t *r = *rec;
 	sb_node_t *nd = &lv->cl.nodes[i];
 	const char *name = sb_record_get(r, "NodeName"), *v;
 	const sb_bucket_conf_node_t *bn;
@@ -377,28 +411,21 @@ static int _by_name(const void *a, const void *b)
 
 static int _read_nodes(sbw_live_t *lv)
 {
-	_records_t rs;
 	size_t i;
-	int rc = -1;
 
-	if (_records("nodes", "NodeName", &rs) < 0)
+	if (_read_all(lv, "nodes", "NodeName", (void **) &lv->cl.nodes,
+		      sizeof(sb_node_t), &lv->cl.n, _node) < 0)
 		return -1;
-	if (!rs.n) {
+	if (!lv->cl.n) {
 		fprintf(stderr, PROG ": scontrol shows no nodes\n");
-		goto out;
+		return -1;
 	}
-	lv->cl.nodes = calloc(rs.n, sizeof(*lv->cl.nodes));
-	lv->cl.by_name = malloc(rs.n * sizeof(*lv->cl.by_name));
-	if (!lv->cl.nodes || !lv->cl.by_name) {
+	if (!(lv->cl.by_name = malloc(lv->cl.n * sizeof(size_t)))) {
 		fprintf(stderr, PROG ": out of memory\n");
-		goto out;
+		return -1;
 	}
-	for (i = 0; i < rs.n; i++) {
-		lv->cl.n = i + 1;
-		if (_node(lv, rs.v[i], i) < 0)
-			goto out;
+	for (i = 0; i < lv->cl.n; i++)
 		lv->cl.by_name[i] = i;
-	}
 	_sort_nodes = lv->cl.nodes;
 	qsort(lv->cl.by_name, lv->cl.n, sizeof(size_t), _by_name);
 	for (i = 1; i < lv->cl.n; i++)
@@ -406,60 +433,42 @@ static int _read_nodes(sbw_live_t *lv)
 			    lv->cl.nodes[lv->cl.by_name[i - 1]].name)) {
 			fprintf(stderr, PROG ": scontrol shows node %s twice\n",
 				lv->cl.nodes[lv->cl.by_name[i]].name);
-			goto out;
+			return -1;
 		}
 	lv->cl.nindexed = lv->cl.n;
-	rc = 0;
-out:
-	for (i = 0; i < rs.n; i++)
-		sb_record_free(rs.v[i]);
-	free(rs.v);
-	return rc;
+	return 0;
 }
 
 /* ---- partitions --------------------------------------------------------- */
 
+static int _part(sbw_live_t *lv, sb_record_t **rec, size_t i)
+{
+	sbw_part_t *p = &lv->parts[i];
+	const char *v;
+
+	if (_dup(&p->name, sb_record_get(*rec, "PartitionName")))
+		return -1;
+	v = sb_record_get(*rec, "Default");
+	p->is_default = v && !strcmp(v, "YES");
+	if (p->is_default && !lv->cl.default_partition &&
+	    _dup(&lv->cl.default_partition, p->name))
+		return -1;
+	if ((v = sb_record_get(*rec, "OverSubscribe"))) {
+		p->exclusive = !strcmp(v, "EXCLUSIVE");
+		p->no = !strcmp(v, "NO");
+		p->force = !strncmp(v, "FORCE:", 6) &&
+			strtoul(v + 6, NULL, 10) > 1;
+	}
+	(void) _u32(sb_record_get(*rec, "PriorityTier"), &p->tier);
+	v = sb_record_get(*rec, "MaxTime");
+	return _dup(&p->max_time, v ? v : "UNLIMITED");
+}
+
 static int _read_parts(sbw_live_t *lv)
 {
-	_records_t rs;
-	size_t i;
-	int rc = -1;
-
-	if (_records("partition", "PartitionName", &rs) < 0)
-		return -1;
-	if (rs.n && !(lv->parts = calloc(rs.n, sizeof(*lv->parts)))) {
-		fprintf(stderr, PROG ": out of memory\n");
-		goto out;
-	}
-	for (i = 0; i < rs.n; i++) {
-		sbw_part_t *p = &lv->parts[i];
-		const char *v;
-
-		lv->nparts = i + 1;
-		if (_dup(&p->name, sb_record_get(rs.v[i], "PartitionName")))
-			goto out;
-		v = sb_record_get(rs.v[i], "Default");
-		p->is_default = v && !strcmp(v, "YES");
-		if (p->is_default && !lv->cl.default_partition &&
-		    _dup(&lv->cl.default_partition, p->name))
-			goto out;
-		if ((v = sb_record_get(rs.v[i], "OverSubscribe"))) {
-			p->exclusive = !strcmp(v, "EXCLUSIVE");
-			p->no = !strcmp(v, "NO");
-			p->force = !strncmp(v, "FORCE:", 6) &&
-				strtoul(v + 6, NULL, 10) > 1;
-		}
-		(void) _u32(sb_record_get(rs.v[i], "PriorityTier"), &p->tier);
-		v = sb_record_get(rs.v[i], "MaxTime");
-		if (_dup(&p->max_time, v ? v : "UNLIMITED"))
-			goto out;
-	}
-	rc = 0;
-out:
-	for (i = 0; i < rs.n; i++)
-		sb_record_free(rs.v[i]);
-	free(rs.v);
-	return rc;
+	return _read_all(lv, "partition", "PartitionName",
+			 (void **) &lv->parts, sizeof(*lv->parts),
+			 &lv->nparts, _part);
 }
 
 static int _part_index(const sbw_live_t *lv, const char *name)
@@ -492,49 +501,33 @@ static uint64_t _cores(const sbw_live_t *lv, const sb_bitmap_t *b)
 	return sum;
 }
 
+static int _resv(sbw_live_t *lv, sb_record_t **rec, size_t i)
+{
+	sbw_resv_t *r = &lv->resv[i];
+	const char *name = sb_record_get(*rec, "ReservationName"), *v;
+	uint32_t cores;
+
+	r->rec = *rec;
+	*rec = NULL;
+	if (_dup(&r->name, name))
+		return -1;
+	if (!(r->nodes = _nodeset(lv, sb_record_get(r->rec, "Nodes"), name)))
+		return -1;
+	v = sb_record_get(r->rec, "StartTime");
+	if (!v || sb_slurm_time(v, &r->start) < 0)
+		return _bad_field("reservation", name, "StartTime", v);
+	v = sb_record_get(r->rec, "EndTime");
+	if (!v || sb_slurm_time(v, &r->end) < 0)
+		r->end = SB_TIME_INFINITE;
+	if (!_u32(sb_record_get(r->rec, "CoreCnt"), &cores))
+		r->partial = cores < _cores(lv, r->nodes);
+	return 0;
+}
+
 static int _read_resv(sbw_live_t *lv)
 {
-	_records_t rs;
-	size_t i;
-	int rc = -1;
-
-	if (_records("res", "ReservationName", &rs) < 0)
-		return -1;
-	if (rs.n && !(lv->resv = calloc(rs.n, sizeof(*lv->resv)))) {
-		fprintf(stderr, PROG ": out of memory\n");
-		goto out;
-	}
-	for (i = 0; i < rs.n; i++) {
-		sbw_resv_t *r = &lv->resv[i];
-		const char *name = sb_record_get(rs.v[i], "ReservationName");
-		const char *v;
-		uint32_t cores;
-
-		lv->nresv = i + 1;
-		r->rec = rs.v[i];
-		rs.v[i] = NULL;
-		if (_dup(&r->name, name))
-			goto out;
-		if (!(r->nodes = _nodeset(lv, sb_record_get(r->rec, "Nodes"),
-					  name)))
-			goto out;
-		v = sb_record_get(r->rec, "StartTime");
-		if (!v || sb_slurm_time(v, &r->start) < 0) {
-			_bad_field("reservation", name, "StartTime", v);
-			goto out;
-		}
-		v = sb_record_get(r->rec, "EndTime");
-		if (!v || sb_slurm_time(v, &r->end) < 0)
-			r->end = SB_TIME_INFINITE;
-		if (!_u32(sb_record_get(r->rec, "CoreCnt"), &cores))
-			r->partial = cores < _cores(lv, r->nodes);
-	}
-	rc = 0;
-out:
-	for (i = 0; i < rs.n; i++)
-		sb_record_free(rs.v[i]);
-	free(rs.v);
-	return rc;
+	return _read_all(lv, "res", "ReservationName", (void **) &lv->resv,
+			 sizeof(*lv->resv), &lv->nresv, _resv);
 }
 
 /* ---- jobs --------------------------------------------------------------- */
@@ -569,12 +562,15 @@ static int _range(const char *s, uint32_t *lo, uint32_t *hi)
 	return _u32(buf, lo);
 }
 
-static int _job(sbw_live_t *lv, sbw_job_t *j)
+static int _job(sbw_live_t *lv, sb_record_t **rec, size_t i)
 {
-	const sb_record_t *r = j->rec;
+	sbw_job_t *j = &lv->jobs[i];
+	const sb_record_t *r = *rec;
 	const char *v, *name;
 	uint32_t x, cpt = 1, tpn = 0;
 
+	j->rec = *rec;
+	*rec = NULL;
 	name = sb_record_get(r, "JobId");
 	if (_dup(&j->id, name))
 		return -1;
@@ -637,29 +633,8 @@ static int _job(sbw_live_t *lv, sbw_job_t *j)
 
 static int _read_jobs(sbw_live_t *lv)
 {
-	_records_t rs;
-	size_t i;
-	int rc = -1;
-
-	if (_records("jobs", "JobId", &rs) < 0)
-		return -1;
-	if (rs.n && !(lv->jobs = calloc(rs.n, sizeof(*lv->jobs)))) {
-		fprintf(stderr, PROG ": out of memory\n");
-		goto out;
-	}
-	for (i = 0; i < rs.n; i++) {
-		lv->njobs = i + 1;
-		lv->jobs[i].rec = rs.v[i];
-		rs.v[i] = NULL;
-		if (_job(lv, &lv->jobs[i]) < 0)
-			goto out;
-	}
-	rc = 0;
-out:
-	for (i = 0; i < rs.n; i++)
-		sb_record_free(rs.v[i]);
-	free(rs.v);
-	return rc;
+	return _read_all(lv, "jobs", "JobId", (void **) &lv->jobs,
+			 sizeof(*lv->jobs), &lv->njobs, _job);
 }
 
 /* ---- a job's request ------------------------------------------------------ */
