@@ -28,6 +28,8 @@ _epoch() { date -d "$1" +%s 2>/dev/null; }
 _sq_start() { squeue -h --start -j "$1" -o %S; }
 _planned() { local s; s=$(_sq_start "$1"); [ -n "$s" ] && [ "$s" != N/A ]; }
 _why() { "$SBUCKET" why "$@" 2>&1; }
+# sbucket why JOB into $out, shown in the log
+_explain() { out=$(_why "$@"); sed 's/^/#   /' <<<"$out"; }
 
 # a maintenance reservation on n4 in 10 minutes, for an hour
 scontrol create reservation ReservationName=maint StartTime=now+10minutes \
@@ -41,8 +43,7 @@ a=$(sbatch --parsable -N3 -C thin -t 5 -o /dev/null --wrap 'sleep 600')
 check "job A (3 thin nodes, 5 min) runs" wait_for 30 _running "$a"
 check_eq "... on n[1-2,4]: the busy-later node n4 first" "n[1-2,4]" \
 	squeue -h -j "$a" -o %N
-out=$(_why "$a")
-echo "$out" | sed 's/^/#   /'
+_explain "$a"
 check "sbucket why A: placed by select/bucket" \
 	grep -q "^Placed by:  select/bucket, policy FIRSTAVAILABLE" <<<"$out"
 check "sbucket why A: its 3 thin nodes from one bucket" \
@@ -54,8 +55,7 @@ check "sbucket why A: n4 was busy-later, and A ends before maint" \
 # so B waits for maint to end
 b=$(sbatch --parsable -N4 -C thin -t 10 -o /dev/null --wrap 'sleep 600')
 check "the top job B (4 thin nodes) gets a planned start" wait_for 30 _planned "$b"
-out=$(_why "$b")
-echo "$out" | sed 's/^/#   /'
+_explain "$b"
 check "sbucket why B: pending, placed by select/bucket" \
 	grep -q "^Placed by:  select/bucket" <<<"$out"
 check "sbucket why B: 4 matching thin nodes: 1 free, 3 busy" \
@@ -79,8 +79,7 @@ check "sbucket why B: the text says so too" \
 # C: one thin node for 2 minutes fits on n3 before B: backfilled
 c=$(sbatch --parsable -N1 -C thin -t 2 -o /dev/null --wrap 'sleep 600')
 check "job C (1 thin node, 2 min) is backfilled" wait_for 30 _running "$c"
-out=$(_why "$c")
-echo "$out" | sed 's/^/#   /'
+_explain "$c"
 check "sbucket why C: running on n3, by select/bucket" \
 	grep -q "^Job $c .*is running on n3 since" <<<"$out"
 check "sbucket why C: started by backfill" \
@@ -92,8 +91,7 @@ scontrol update NodeName=f2 State=DRAIN Reason=t28 >/dev/null
 d=$(sbatch --parsable -N2 -C fat -t 5 -o /dev/null --wrap 'sleep 600')
 check "job D (2 fat nodes, f2 drained) stays pending" \
 	sh -c "sleep 3; [ \"\$(squeue -h -j $d -o %T)\" = PENDING ]"
-out=$(_why "$d")
-echo "$out" | sed 's/^/#   /'
+_explain "$d"
 check "sbucket why D: f1 free, f2 down" \
 	grep -Eq "^  f\[1-2\] +4 CPUs, 4000 MB, fat +1 +0 +0 +1 +0$" <<<"$out"
 check "sbucket why D: never" grep -q "^Planned start: never" <<<"$out"
