@@ -4,7 +4,9 @@
 # was still free (busy-later), a blocked top job that must wait for the
 # reservation to end, a short job backfilled beside it, and a request that
 # can never run (its second node is drained). sbucket why names the right
-# blockers, and its planned start equals squeue --start.
+# blockers, and its planned start equals squeue --start; for a job it
+# places and one the base places (-w) it gives the path and the reason the
+# plugin itself logged (DebugFlags=SelectType).
 #
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
@@ -17,9 +19,12 @@ SBUCKET=${SBUCKET:-$(dirname "$0")/../../tools/sbucket}
 sb_cluster_init t28
 sb_nodes "n[1-4]" "CPUs=2 RealMemory=2000 Features=thin"
 sb_nodes "f[1-2]" "CPUs=4 RealMemory=4000 Features=fat"
+SB_CTLD_DEBUG=${SB_CTLD_DEBUG:-verbose}
 sb_select bucket
 sb_conf "SchedulerParameters=bf_interval=1,bf_resolution=1"
+sb_conf "DebugFlags=SelectType"
 sb_cluster_start
+LOG=$SB_DIR/log/slurmctld.log
 cd "$SB_DIR/jobs"
 
 _state() { squeue -h -j "$1" -o %T; }
@@ -48,6 +53,8 @@ check "sbucket why A: placed by select/bucket" \
 	grep -q "^Placed by:  select/bucket, policy FIRSTAVAILABLE" <<<"$out"
 check "sbucket why A: its 3 thin nodes from one bucket" \
 	grep -q "3 of 4: n\[1-2,4\]" <<<"$out"
+check "... as the plugin logged it (bucket path)" \
+	grep -q "JobId=$a RUN_NOW: run (bucket path, policy FIRSTAVAILABLE) nodes n\[1-2,4\]" "$LOG"
 check "sbucket why A: n4 was busy-later, and A ends before maint" \
 	grep -q "Busy-later: n4 was free until reservation maint .*; the job ends before it starts" <<<"$out"
 
@@ -114,8 +121,17 @@ if [ -n "${SB_WHY_CAPTURE:-}" ]; then
 	} 2>/dev/null
 fi
 
+# E: names its node (-w f1): the base places it, for the plugin's reason
+e=$(sbatch --parsable -w f1 -t 1 -o /dev/null --wrap 'sleep 600')
+check "job E (-w f1) runs" wait_for 30 _running "$e"
+_explain "$e"
+check "sbucket why E: the base placed it, as it names its node" \
+	grep -Eq "^Placed by:  select/(linear|cons_tres), select/bucket's base: the job names nodes it must get" <<<"$out"
+check "... for the reason the plugin logged (required_nodes)" \
+	grep -Eq "JobId=$e RUN_NOW: select/(linear|cons_tres) decides \(required_nodes\)" "$LOG"
+
 # not select/bucket: said plainly
-scancel "$a" "$b" "$c" "$d"
+scancel "$a" "$b" "$c" "$d" "$e"
 check "the queue empties" wait_for 60 sh -c '[ -z "$(squeue -h -o %i)" ]'
 sb_switch_select linear
 out=$(_why 1)
