@@ -458,6 +458,7 @@ typedef struct {
 	sbw_job_t *j;
 	bool json;
 	const char *base;		/* base reason, NULL: ours */
+	const char *base_now;		/* the same outside WILL_RUN */
 	const char *path;		/* per-node reason, NULL: bucket path */
 	sb_why_bucket_t *census;
 	size_t ncensus;
@@ -836,7 +837,13 @@ static void _print_head(const _expl_t *e, const char *what)
 
 static void _print_placed_by(const _expl_t *e)
 {
-	if (e->base)
+	if (e->base && !e->base_now)
+		printf("Placed by:  select/bucket, policy %s, when it starts; "
+		       "its planned start is %s's: %s\n",
+		       sb_policy_name(e->m->policy->kind),
+		       e->m->lv.base ? e->m->lv.base : "the base",
+		       sb_base_reason_text(e->base));
+	else if (e->base)
 		printf("Placed by:  %s, select/bucket's base: %s\n",
 		       e->m->lv.base ? e->m->lv.base : "the base",
 		       sb_base_reason_text(e->base));
@@ -1098,6 +1105,31 @@ static void _json_census(const _expl_t *e)
 	putchar(']');
 }
 
+/* A running job's nodes per bucket: [{"nodes":..,"taken":k,"of":n}] */
+static void _json_taken(const _expl_t *e)
+{
+	const _model_t *m = e->m;
+	sb_bitmap_t *mine = sb_bitmap_alloc(m->lv.cl.n);
+	size_t b, n = 0;
+	char *hl;
+
+	putchar('[');
+	for (b = 0; mine && b < sb_bucket_set_size(m->set); b++) {
+		sb_bitmap_copy(mine, sb_bucket_all(m->set, b));
+		sb_bitmap_and(mine, e->j->nodes);
+		if (sb_bitmap_empty(mine))
+			continue;
+		hl = _hostlist(&m->lv, mine);
+		printf("%s{\"nodes\":", n++ ? "," : "");
+		_jstr(hl);
+		printf(",\"taken\":%zu,\"of\":%zu}", sb_bitmap_count(mine),
+		       sb_bucket_total(m->set, b));
+		free(hl);
+	}
+	putchar(']');
+	sb_bitmap_free(mine);
+}
+
 static void _json(const _expl_t *e)
 {
 	const _model_t *m = e->m;
@@ -1149,6 +1181,8 @@ static void _json(const _expl_t *e)
 		_jtime(j->end);
 		_jkey("scheduler", &first);
 		_jstr(_by_backfill(j) ? "backfill" : "main");
+		_jkey("buckets", &first);
+		_json_taken(e);
 		_jkey("busy_later", &first);
 		putchar('[');
 		for (i = 0; i < lv->nresv; i++) {
@@ -1311,6 +1345,7 @@ int sbucket_why_main(int argc, char **argv)
 		goto out;
 	}
 	e.base = _base_reason(&m, e.j, e.j->state == SBW_PENDING);
+	e.base_now = _base_reason(&m, e.j, false);
 	if (!e.base)
 		e.path = sb_place_ineligible(&e.j->req.req, m.policy);
 	if (_census(&e) < 0)
