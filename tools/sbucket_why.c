@@ -883,6 +883,7 @@ static void _print_pending_text(const _expl_t *e)
 	const sbw_job_t *j = e->j;
 	char buf[1024], t1[32], t2[48], lim[32];
 	size_t i, n = 0;
+	bool shown_all = true;
 	int64_t until;
 	const char *reason = sb_record_get(j->rec, "Reason");
 
@@ -909,7 +910,13 @@ static void _print_pending_text(const _expl_t *e)
 		printf("Waits for:\n");
 		for (i = 0; i < e->nwaits; i++) {
 			const sb_why_job_t *r = &m->run[e->waits[i]];
-			char *hl = _hostlist(lv, r->nodes);
+			char *hl;
+
+			if (i == 10) {
+				printf("  ... and %zu more\n", e->nwaits - i);
+				break;
+			}
+			hl = _hostlist(lv, r->nodes);
 
 			_fmt_time(r->end, t1, sizeof(t1));
 			_fmt_rel(r->end, lv->now, t2, sizeof(t2));
@@ -927,6 +934,10 @@ static void _print_pending_text(const _expl_t *e)
 			continue;
 		if (!n++)
 			printf("Planned before it (backfill's order):\n");
+		if (n > 10) {
+			shown_all = false;
+			continue;
+		}
 		hl = _hostlist(lv, a->nodes);
 		_fmt_time(a->start, t1, sizeof(t1));
 		_fmt_time(a->end, t2, sizeof(t2));
@@ -935,6 +946,8 @@ static void _print_pending_text(const _expl_t *e)
 		       a->job->priority);
 		free(hl);
 	}
+	if (!shown_all)
+		printf("  ... and %zu more\n", n - 10);
 	n = 0;
 	for (i = 0; i < lv->nresv; i++) {
 		char *hl;
@@ -980,7 +993,9 @@ squeue:
 	_fmt_time(e->sq_start, t1, sizeof(t1));
 	if (e->sq_start < 0)
 		printf("squeue --start: no planned start%s\n", e->base ? "" :
-		       e->never ? " (the same)" : "");
+		       e->never ? " (the same)" : " (backfill has not "
+		       "planned it yet, or stops before it: bf_window, "
+		       "bf_max_job_test)");
 	else
 		printf("squeue --start: %s%s%s%s\n", t1,
 		       e->sq_nodes[0] ? " on " : "", e->sq_nodes,
