@@ -952,7 +952,8 @@ static int _explain(const sb_assoc_tree_t *t, const char *spec, int alg,
 
 /* ---- main ------------------------------------------------------------- */
 
-static int _run(const struct opts *o);
+/* The tree of o.file, computed, printed or explained. */
+static int _run(struct opts o);
 
 int sbucket_fairshare_main(int argc, char **argv)
 {
@@ -961,7 +962,7 @@ int sbucket_fairshare_main(int argc, char **argv)
 
 	if ((rc = _parse_opts(argc, argv, &o)) != 0)
 		return rc < 0 ? SBUCKET_EXIT_OK : rc;
-	return _run(&o);
+	return _run(o);
 }
 
 int sbucket_fairshare_live_decide(const char *pair)
@@ -976,12 +977,11 @@ int sbucket_fairshare_live_decide(const char *pair)
 	o.pair_only = 1;
 	if (_live_params(&o) < 0)
 		return SBUCKET_EXIT_INPUT;
-	return _run(&o);
+	return _run(o);
 }
 
-static int _run(const struct opts *op)
+static int _run(struct opts o)
 {
-	const struct opts o = *op;
 	struct input in;
 	sb_assoc_tree_t *t = NULL;
 	int rc, ret = SBUCKET_EXIT_INPUT;
