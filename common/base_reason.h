@@ -37,7 +37,7 @@
  * OverSubscribe and the job's own request.
  */
 typedef struct {
-	bool reboot;		/* the job reboots its nodes: never shares */
+	bool reboot;		/* it reboots its nodes: never shares */
 	bool part_exclusive;	/* OverSubscribe=EXCLUSIVE */
 	bool part_no;		/* OverSubscribe=NO */
 	bool part_force;	/* OverSubscribe=FORCE:n with n > 1 */
@@ -65,7 +65,7 @@ typedef struct {
 	bool feature_count_call;	/* one count of "[a*2&b*4]" */
 	uint64_t min_cpus;		/* the job's CPUs in all */
 	uint32_t node_cpus;		/* CPUs each node must have */
-	bool core_reservation;		/* reserved cores among its nodes */
+	bool core_reservation;		/* reserved cores on its nodes */
 	bool will_run;			/* the question is WILL_RUN */
 	bool preempt_candidates;	/* with jobs it could preempt */
 	bool contiguous_policy;		/* its policy is CONTIGUOUS */

@@ -17,7 +17,7 @@
 #include "slurm_text.h"
 
 struct sb_record {
-	char *text;		/* the line, cut into NUL-terminated pieces */
+	char *text;		/* the line, cut into NUL-ended pieces */
 	size_t n;
 	char **keys;
 	char **values;

@@ -257,7 +257,7 @@ static sb_bitmap_t *_union(const sb_placement_t *pl, size_t n)
 	return u;
 }
 
-/* ---- text ------------------------------------------------------------------ */
+/* ---- text ---------------------------------------------------------------- */
 
 static void _fmt_time(int64_t t, char *buf, size_t len)
 {
@@ -360,7 +360,7 @@ static void _fmt_sig(const sb_node_t *n, char *buf, size_t len)
 		snprintf(buf + off, len - off, ", speed %g", n->speed);
 }
 
-/* ---- JSON ------------------------------------------------------------------ */
+/* ---- JSON ---------------------------------------------------------------- */
 
 static void _jstr(const char *s)
 {
@@ -398,7 +398,7 @@ static void _jtime(int64_t t)
 		printf("%" PRId64, t);
 }
 
-/* ---- what the job needs ---------------------------------------------------- */
+/* ---- what the job needs -------------------------------------------------- */
 
 /* "4 nodes with thin, 2 CPUs each, 1000 MB" per chunk, into @out. */
 static void _needs_text(const sb_request_t *r, char *out, size_t len)
@@ -419,8 +419,9 @@ static void _needs_text(const sb_request_t *r, char *out, size_t len)
 		free(feat);
 		if (off < len)
 			off += (size_t) snprintf(out + off, len - off,
-						 ", %" PRIu32 " CPU%s", 
-						 ch->min_cpus ? ch->min_cpus : 1,
+						 ", %" PRIu32 " CPU%s",
+						 ch->min_cpus ? ch->min_cpus
+							      : 1,
 						 ch->min_cpus > 1 ? "s" : "");
 		if (ch->min_memory && off < len)
 			off += (size_t) snprintf(out + off, len - off,
@@ -451,7 +452,7 @@ static void _needs_text(const sb_request_t *r, char *out, size_t len)
 	}
 }
 
-/* ---- the explanation ------------------------------------------------------- */
+/* ---- the explanation ----------------------------------------------------- */
 
 typedef struct {
 	_model_t *m;
@@ -459,7 +460,7 @@ typedef struct {
 	bool json;
 	const char *base;		/* base reason, NULL: ours */
 	const char *base_now;		/* the same outside WILL_RUN */
-	const char *path;		/* per-node reason, NULL: bucket path */
+	const char *path;		/* per-node reason, NULL: buckets */
 	sb_why_bucket_t *census;
 	size_t ncensus;
 	sb_bitmap_t *matching;		/* union of the census */
@@ -631,7 +632,7 @@ static bool _resv_in_way(const _expl_t *e, size_t k, int64_t until)
 		sb_bitmap_intersects(r->nodes, e->matching) == 1;
 }
 
-/* ---- priority (priority/bucket) --------------------------------------------- */
+/* ---- priority (priority/bucket) ------------------------------------------ */
 
 static const char *const _factor_names[SBW_NFACTORS] = {
 	"priority", "age", "fair share", "job size", "partition", "QOS"
@@ -790,7 +791,7 @@ static void _json_priority(const _expl_t *e, int *first)
 	putchar(']');
 }
 
-/* ---- printing: people ------------------------------------------------------ */
+/* ---- printing: people ---------------------------------------------------- */
 
 static void _print_census_text(const _expl_t *e)
 {
@@ -1072,7 +1073,7 @@ static void _print_running_text(const _expl_t *e)
 	sb_bitmap_free(mine);
 }
 
-/* ---- printing: JSON ------------------------------------------------------- */
+/* ---- printing: JSON ------------------------------------------------------ */
 
 static void _json_census(const _expl_t *e)
 {
@@ -1300,7 +1301,7 @@ static void _json(const _expl_t *e)
 	printf("}\n");
 }
 
-/* ---- main ------------------------------------------------------------------- */
+/* ---- main ---------------------------------------------------------------- */
 
 int sbucket_why_main(int argc, char **argv)
 {

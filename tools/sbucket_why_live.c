@@ -67,7 +67,7 @@ static int _run(const char *env, const char *dflt, const char *args,
 	return rc;
 }
 
-/* ---- scontrol show config --------------------------------------------- */
+/* ---- scontrol show config ------------------------------------------------ */
 
 static int _dup(char **dst, const char *v)
 {
@@ -150,7 +150,7 @@ static int _read_config(sbw_live_t *lv)
 	return 0;
 }
 
-/* ---- records ------------------------------------------------------------ */
+/* ---- records ------------------------------------------------------------- */
 
 typedef struct {
 	sb_record_t **v;
@@ -292,7 +292,7 @@ static sb_bitmap_t *_nodeset(const sbw_live_t *lv, const char *hl,
 	return b;
 }
 
-/* ---- nodes -------------------------------------------------------------- */
+/* ---- nodes --------------------------------------------------------------- */
 
 /*
  * select/bucket's node states (bucket_convert.c) from scontrol's State:
@@ -439,7 +439,7 @@ static int _read_nodes(sbw_live_t *lv)
 	return 0;
 }
 
-/* ---- partitions --------------------------------------------------------- */
+/* ---- partitions ---------------------------------------------------------- */
 
 static int _part(sbw_live_t *lv, sb_record_t **rec, size_t i)
 {
@@ -486,7 +486,7 @@ static int _part_index(const sbw_live_t *lv, const char *name)
 	return -1;
 }
 
-/* ---- reservations ------------------------------------------------------- */
+/* ---- reservations -------------------------------------------------------- */
 
 /* Cores of the nodes in @b (sockets x cores per socket). */
 static uint64_t _cores(const sbw_live_t *lv, const sb_bitmap_t *b)
@@ -530,7 +530,7 @@ static int _read_resv(sbw_live_t *lv)
 			 sizeof(*lv->resv), &lv->nresv, _resv);
 }
 
-/* ---- jobs --------------------------------------------------------------- */
+/* ---- jobs ---------------------------------------------------------------- */
 
 static sbw_state_t _job_state(const char *s)
 {
@@ -637,7 +637,7 @@ static int _read_jobs(sbw_live_t *lv)
 			 sizeof(*lv->jobs), &lv->njobs, _job);
 }
 
-/* ---- a job's request ------------------------------------------------------ */
+/* ---- a job's request ----------------------------------------------------- */
 
 /* TresPerNode "gres:gpu:2,gres/nic:1" -> "gpu:2,nic:1" into @b. */
 static void _gres_option(sb_strbuf_t *b, const char *tres)
@@ -722,7 +722,7 @@ int sbw_live_request(sbw_live_t *lv, sbw_job_t *j)
 	return 0;
 }
 
-/* ---- the whole ------------------------------------------------------------ */
+/* ---- the whole ----------------------------------------------------------- */
 
 int sbw_live_read(sbw_live_t *lv)
 {

@@ -42,7 +42,7 @@ typedef struct {
 	char *name;
 	sb_bitmap_t *nodes;
 	int64_t start, end;
-	bool partial;			/* cores, not whole nodes (CoreCnt) */
+	bool partial;			/* cores, not whole nodes */
 	sb_record_t *rec;
 } sbw_resv_t;
 
@@ -74,7 +74,7 @@ typedef struct {
 	int64_t time_limit;		/* seconds, SB_TIME_INFINITE */
 	sb_bitmap_t *nodes;		/* running: its nodes, else NULL */
 	int resv;			/* index in resv, -1 none */
-	sbp_job_t req;			/* the request ('sbucket place' form) */
+	sbp_job_t req;			/* as 'sbucket place' reads it */
 	bool have_req;			/* req could be built */
 	char *req_line;			/* the line req was read from */
 } sbw_job_t;
@@ -86,7 +86,7 @@ typedef struct {
 	bool base_cons;
 	char *priority_type, *preempt_type;
 	int64_t bf_resolution;		/* SchedulerParameters, seconds */
-	sb_bucket_conf_t *conf;		/* bucket.conf as slurmctld uses it */
+	sb_bucket_conf_t *conf;		/* bucket.conf, slurmctld's */
 	sbp_cluster_t cl;		/* nodes, by name */
 	sbw_part_t *parts;
 	size_t nparts;

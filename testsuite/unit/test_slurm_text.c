@@ -104,6 +104,7 @@ START_TEST(test_random_records)
 
 		for (i = 0; i < n; i++) {
 			size_t w = sb_test_rng_below(&rng, 4), k, voff = 0;
+			const char *sep;
 
 			snprintf(keys[i], sizeof(keys[i]), "K%zu%c", i,
 				 "a/:_"[sb_test_rng_below(&rng, 4)]);
@@ -114,10 +115,11 @@ START_TEST(test_random_records)
 					k ? (sb_test_rng_below(&rng, 2) ? " " :
 					     "  ") : "",
 					words[sb_test_rng_below(&rng, 8)]);
+			sep = !i ? "" : sb_test_rng_below(&rng, 2) ? " " : "  ";
+
 			off += (size_t) snprintf(line + off, sizeof(line) - off,
-						 "%s%s=%s", i ? (sb_test_rng_below(
-						 &rng, 2) ? " " : "  ") : "",
-						 keys[i], vals[i]);
+						 "%s%s=%s", sep, keys[i],
+						 vals[i]);
 		}
 		if (sb_test_rng_below(&rng, 2))
 			snprintf(line + off, sizeof(line) - off, " \n");
@@ -136,7 +138,8 @@ END_TEST
 
 START_TEST(test_config_line)
 {
-	char a[] = "Select Plugin ConfigurationBaseSelectType          = select/linear";
+	char a[] = "Select Plugin ConfigurationBaseSelectType          "
+		   "= select/linear";
 	char b[] = "PriorityParameters      = algorithm=level_based,levels=4  ";
 	char c[] = "Configuration data as of 2026-11-23T11:06:21";
 	char *k, *v;
