@@ -21,6 +21,8 @@ static const struct {
 	  "plan jobs by conservative backfill offline (WILL_RUN)" },
 	{ "fairshare", sbucket_fairshare_main,
 	  "compute and explain fair share for an association tree" },
+	{ "why", sbucket_why_main,
+	  "why a job of the running cluster waits or got its nodes" },
 };
 
 static void _usage(FILE *f)

@@ -22,5 +22,6 @@ typedef int sbucket_cmd_f(int argc, char **argv);
 extern sbucket_cmd_f sbucket_place_main;
 extern sbucket_cmd_f sbucket_fairshare_main;
 extern sbucket_cmd_f sbucket_backfill_main;
+extern sbucket_cmd_f sbucket_why_main;
 
 #endif /* SBUCKET_H */

@@ -38,6 +38,7 @@ struct opts {
 	const char *file;
 	int levels_set;
 	int damp_set;
+	int pair_only;		/* --explain=U1,U2: the deciding level only */
 };
 
 static void _usage(FILE *f)
@@ -909,7 +910,7 @@ static void _explain_pair(const sb_assoc_tree_t *t, int x, int y, int alg,
 }
 
 static int _explain(const sb_assoc_tree_t *t, const char *spec, int alg,
-		    int levels)
+		    int levels, int pair_only)
 {
 	char buf[2 * (SB_ASSOC_NAME_MAX + 1) + 2];
 	char *second = NULL;
@@ -937,6 +938,10 @@ static int _explain(const sb_assoc_tree_t *t, const char *spec, int alg,
 			return _usage_error("--explain", u,
 					    "no such user association");
 	}
+	if (n == 2 && pair_only) {
+		_explain_pair(t, ids[0], ids[1], alg, levels);
+		return 0;
+	}
 	_explain_one(t, ids[0], alg, levels);
 	if (n == 2) {
 		_explain_one(t, ids[1], alg, levels);
@@ -947,15 +952,40 @@ static int _explain(const sb_assoc_tree_t *t, const char *spec, int alg,
 
 /* ---- main ------------------------------------------------------------- */
 
+/* The tree of o.file, computed, printed or explained. */
+static int _run(struct opts o);
+
 int sbucket_fairshare_main(int argc, char **argv)
 {
 	struct opts o;
+	int rc;
+
+	if ((rc = _parse_opts(argc, argv, &o)) != 0)
+		return rc < 0 ? SBUCKET_EXIT_OK : rc;
+	return _run(o);
+}
+
+int sbucket_fairshare_live_decide(const char *pair)
+{
+	struct opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.levels = 4;
+	o.dampening = 1;
+	o.file = SBUCKET_LIVE_FILE;
+	o.explain = pair;
+	o.pair_only = 1;
+	if (_live_params(&o) < 0)
+		return SBUCKET_EXIT_INPUT;
+	return _run(o);
+}
+
+static int _run(struct opts o)
+{
 	struct input in;
 	sb_assoc_tree_t *t = NULL;
 	int rc, ret = SBUCKET_EXIT_INPUT;
 
-	if ((rc = _parse_opts(argc, argv, &o)) != 0)
-		return rc < 0 ? SBUCKET_EXIT_OK : rc;
 	memset(&in, 0, sizeof(in));
 	in.file = o.file;
 	if (!(t = sb_assoc_tree_create())) {
@@ -981,7 +1011,8 @@ int sbucket_fairshare_main(int argc, char **argv)
 		goto out;
 	}
 	if (o.explain)
-		ret = _explain(t, o.explain, o.algorithm, o.levels);
+		ret = _explain(t, o.explain, o.algorithm, o.levels,
+			       o.pair_only);
 	else
 		ret = _print_tree(t, o.algorithm) < 0 ? SBUCKET_EXIT_INPUT
 						      : SBUCKET_EXIT_OK;
