@@ -72,10 +72,10 @@ typedef struct {
 typedef struct {
 	sbw_live_t lv;
 	sb_bucket_set_t *set;
-	sb_why_job_t *run;		/* running and suspended jobs */
+	sb_model_job_t *run;		/* running and suspended jobs */
 	size_t nrun;
 	const sbw_job_t **run_of;	/* the sbw_job_t of run[i] */
-	sb_why_resv_t *resv;
+	sb_model_resv_t *resv;
 	int64_t *until;
 	sb_bitmap_t *reserved;		/* active reservations, not j's */
 	const sb_policy_t *policy;
@@ -128,8 +128,8 @@ static int _model_build(_model_t *m)
 				       j->end < 0) ? SB_TIME_INFINITE : j->end;
 		m->run_of[m->nrun++] = j;
 	}
-	if (sb_why_windows(lv->cl.nodes, n, m->resv, lv->nresv, lv->now) < 0 ||
-	    sb_why_busy_until(m->run, m->nrun, m->until, n) < 0 ||
+	if (sb_model_windows(lv->cl.nodes, n, m->resv, lv->nresv, lv->now) < 0 ||
+	    sb_model_busy_until(m->run, m->nrun, m->until, n) < 0 ||
 	    !(m->set = sb_bucket_set_create(lv->cl.nodes, n, lv->now))) {
 		fprintf(stderr, PROG ": cannot build the node buckets: %s\n",
 			strerror(errno));
@@ -520,7 +520,7 @@ static int _plan(_expl_t *e)
 	size_t i;
 	int rc = -1;
 
-	if (!(w = sb_why_plan(m->set, lv->now, m->until, m->resv, lv->nresv,
+	if (!(w = sb_model_plan(m->set, lv->now, m->until, m->resv, lv->nresv,
 			      e->j->resv >= 0 ? (size_t) e->j->resv :
 			      SIZE_MAX)))
 		goto oom;
@@ -910,7 +910,7 @@ static void _print_pending_text(const _expl_t *e)
 	if (e->nwaits) {
 		printf("Waits for:\n");
 		for (i = 0; i < e->nwaits; i++) {
-			const sb_why_job_t *r = &m->run[e->waits[i]];
+			const sb_model_job_t *r = &m->run[e->waits[i]];
 			char *hl;
 
 			if (i == 10) {
@@ -1229,7 +1229,7 @@ static void _json(const _expl_t *e)
 	_jkey("waits_for", &first);
 	putchar('[');
 	for (i = 0; i < e->nwaits; i++) {
-		const sb_why_job_t *r = &m->run[e->waits[i]];
+		const sb_model_job_t *r = &m->run[e->waits[i]];
 
 		hl = _hostlist(lv, r->nodes);
 		printf("%s{\"job\":", i ? "," : "");

@@ -22,10 +22,10 @@
 typedef struct {
 	size_t n;
 	sb_node_t *nodes;
-	sb_why_resv_t resv[4];
+	sb_model_resv_t resv[4];
 	sb_bitmap_t *resv_nodes[4];
 	size_t nresv;
-	sb_why_job_t jobs[6];
+	sb_model_job_t jobs[6];
 	sb_bitmap_t *job_nodes[6];
 	size_t njobs;
 } cluster_t;
@@ -117,10 +117,10 @@ START_TEST(test_windows_and_until)
 		size_t i, k;
 
 		_cluster(&c, &rng);
-		ck_assert_int_eq(sb_why_windows(c.nodes, c.n, c.resv, c.nresv,
+		ck_assert_int_eq(sb_model_windows(c.nodes, c.n, c.resv, c.nresv,
 						NOW), 0);
 		until = calloc(c.n, sizeof(*until));
-		ck_assert_int_eq(sb_why_busy_until(c.jobs, c.njobs, until,
+		ck_assert_int_eq(sb_model_busy_until(c.jobs, c.njobs, until,
 						   c.n), 0);
 		for (i = 0; i < c.n; i++) {
 			int64_t want = 0;
@@ -152,7 +152,7 @@ START_TEST(test_windows_and_until)
 		_cluster_fini(&c);
 	}
 	errno = 0;
-	ck_assert_int_eq(sb_why_windows(NULL, 1, NULL, 0, NOW), -1);
+	ck_assert_int_eq(sb_model_windows(NULL, 1, NULL, 0, NOW), -1);
 	ck_assert_int_eq(errno, EINVAL);
 }
 END_TEST
@@ -194,7 +194,7 @@ START_TEST(test_census_against_nodes)
 		uint32_t mincpus;
 
 		_cluster(&c, &rng);
-		sb_why_windows(c.nodes, c.n, c.resv, c.nresv, NOW);
+		sb_model_windows(c.nodes, c.n, c.resv, c.nresv, NOW);
 		set = sb_bucket_set_create(c.nodes, c.n, NOW);
 		ck_assert_ptr_nonnull(set);
 		reserved = sb_bitmap_alloc(c.n);
@@ -278,12 +278,12 @@ START_TEST(test_plan_one_node)
 		int rc;
 
 		_cluster(&c, &rng);
-		sb_why_windows(c.nodes, c.n, c.resv, c.nresv, NOW);
+		sb_model_windows(c.nodes, c.n, c.resv, c.nresv, NOW);
 		until = calloc(c.n, sizeof(*until));
-		sb_why_busy_until(c.jobs, c.njobs, until, c.n);
+		sb_model_busy_until(c.jobs, c.njobs, until, c.n);
 		set = sb_bucket_set_create(c.nodes, c.n, NOW);
 		skip = sb_test_rng_below(&rng, c.nresv + 1);
-		w = sb_why_plan(set, NOW, until, c.resv, c.nresv, skip);
+		w = sb_model_plan(set, NOW, until, c.resv, c.nresv, skip);
 		ck_assert_ptr_nonnull(w);
 		ck_assert_int_eq(sb_will_run_check(w), 0);
 		for (i = 0; i < c.n; i++) {
