@@ -38,15 +38,14 @@ int sb_fairshare_level_shift(int levels, int level)
  */
 static inline uint64_t _value(long double u, long double s, uint64_t bmax)
 {
-	long double ratio = 0.0L, f;
+	long double adj, ratio, f;
 	double fd, scaled, margin;
 
-	if (s != 0.0L) {
-		long double adj = ((s - 0.0L) * (1.0L - 0.1L)) /
-			(1.0L - 0.0L) + 0.1L;
-
-		ratio = u / adj;
-	}
+	/* 0 shares: below every value the formula gives (see the header). */
+	if (s == 0.0L)
+		return 0;
+	adj = ((s - 0.0L) * (1.0L - 0.1L)) / (1.0L - 0.0L) + 0.1L;
+	ratio = u / adj;
 	/* 2^-0 is exactly 1. */
 	if (ratio == 0.0L)
 		return bmax;
@@ -76,14 +75,11 @@ static inline uint64_t _value(long double u, long double s, uint64_t bmax)
 /* The same value the slow way, for the checker and the tests. */
 static uint64_t _value_exact(long double u, long double s, uint64_t bmax)
 {
-	long double ratio = 0.0L, f;
+	long double ratio, f;
 
-	if (s != 0.0L) {
-		long double adj = ((s - 0.0L) * (1.0L - 0.1L)) /
-			(1.0L - 0.0L) + 0.1L;
-
-		ratio = u / adj;
-	}
+	if (s == 0.0L)
+		return 0;
+	ratio = u / (((s - 0.0L) * (1.0L - 0.1L)) / (1.0L - 0.0L) + 0.1L);
 	f = powl(2.0L, -ratio);
 	return (uint64_t) ((f - 0.0L) * (long double) (bmax - 1) /
 			   (1.0L - 0.0L) + 1);
@@ -363,11 +359,8 @@ int sb_fairshare_level_check(const sb_assoc_tree_t *t)
 		}
 		if (t->fs_raw[i] != (pr | v))
 			goto bad;
-		if (t->is_user[i]) {
-			if (!t->fs_raw[i])
-				goto bad;
+		if (t->is_user[i])
 			raw[u++] = t->fs_raw[i];
-		}
 	}
 	qsort(raw, (size_t) u, sizeof(*raw), _cmp_raw_desc);
 	for (i = 1; i < t->n; i++) {

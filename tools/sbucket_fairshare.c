@@ -687,27 +687,24 @@ static const char *_label(const sb_assoc_info_t *a)
 }
 
 /* The bits an association adds to its parent's raw value, as the level
- * value and its bucket; "-" below the last level. */
+ * value of its bucket (its level: one below its fs parent's). */
 static void _level_value(const sb_assoc_tree_t *t, const sb_assoc_info_t *a,
 			 int levels)
 {
-	sb_assoc_info_t p;
-	int width = 64 / levels, lvl;
+	sb_assoc_info_t f;
+	int width = 64 / levels, lvl = 0, sh;
 
-	sb_assoc_tree_get(t, a->parent, &p);
-	for (lvl = 0; lvl < levels; lvl++) {
-		int sh = sb_fairshare_level_shift(levels, lvl);
-		uint64_t mask = (UINT64_MAX >> (64 - width)) << sh;
-
-		if ((a->fs_raw & mask) && !(p.fs_raw & mask)) {
-			printf("  value %0*" PRIX64, (width + 3) / 4,
-			       (a->fs_raw & mask) >> sh);
-			break;
-		}
-	}
-	if (lvl == levels)
-		printf("  %s", a->shares == SB_SHARES_PARENT && !a->is_user
-		       ? "adds no bits" : "below the last level, adds no bits");
+	for (f = *a; f.fs_parent > SB_ASSOC_ROOT; lvl++)
+		sb_assoc_tree_get(t, f.fs_parent, &f);
+	sh = sb_fairshare_level_shift(levels, lvl);
+	if (a->shares == SB_SHARES_PARENT && !a->is_user)
+		printf("  adds no bits");
+	else if (sh < 0)
+		printf("  below the last level, adds no bits");
+	else
+		printf("  value %0*" PRIX64 "%s", (width + 3) / 4,
+		       (a->fs_raw >> sh) & (UINT64_MAX >> (64 - width)),
+		       a->shares ? "" : " (0 shares: last among its siblings)");
 	printf("  FSRaw %016" PRIX64, a->fs_raw);
 }
 

@@ -259,24 +259,25 @@ static const struct {
 } lb_expect[] = {
 	{ "AccountA", NULL, 0xA564000000000000ULL, NULL },
 	{ "AccountB", NULL, 0xA564AC0700000000ULL, NULL },
-	{ "AccountB", "User1", 0xA564AC0780000000ULL, "0.666667" },
+	{ "AccountB", "User1", 0xA564AC0780000000ULL, "0.750000" },
 	{ "AccountC", NULL, 0xA5644E4800000000ULL, NULL },
-	{ "AccountC", "User2", 0xA5644E4848990000ULL, "0.500000" },
-	{ "AccountC", "User3", 0xA5644E48FFFF0000ULL, "0.583333" },
+	{ "AccountC", "User2", 0xA5644E4848990000ULL, "0.583333" },
+	{ "AccountC", "User3", 0xA5644E48FFFF0000ULL, "0.666667" },
 	{ "AccountD", NULL, 0xD5F5000000000000ULL, NULL },
 	{ "AccountE", NULL, 0xD5F53B7F00000000ULL, NULL },
-	{ "AccountE", "User4", 0xD5F53B7F80000000ULL, "0.750000" },
+	{ "AccountE", "User4", 0xD5F53B7F80000000ULL, "0.833333" },
 	{ "AccountF", NULL, 0xD5F5FFFF00000000ULL, NULL },
-	{ "AccountF", "User5", 0xD5F5FFFFFFFF0000ULL, "0.833333" },
-	{ "AccountG", NULL, 0xFFFF000000000000ULL, NULL },
-	{ "AccountG", "User6", 0xFFFFFFFF00000000ULL, "0.916667" },
+	{ "AccountF", "User5", 0xD5F5FFFFFFFF0000ULL, "0.916667" },
+	/* 0 shares: 0 at their level, last (the 2014 code: FFFF, first) */
+	{ "AccountG", NULL, 0x0000000000000000ULL, NULL },
+	{ "AccountG", "User6", 0x0000000000000000ULL, "0.000000" },
 	{ "AccountH", NULL, 0x6748000000000000ULL, NULL },
-	{ "AccountH", "UHRA1", 0x6748FFFF00000000ULL, "0.416667" },
-	{ "AccountHTA", "UHTAStd1", 0x6748FFFF00000000ULL, "0.416667" },
-	{ "AccountHTA", "UHTAStd2", 0x6748C8AD00000000ULL, "0.250000" },
-	{ "AccountH", "UHRA2", 0x6748AAE000000000ULL, "0.166667" },
-	{ "AccountH", "UHRA3", 0x6748A63400000000ULL, "0.083333" },
-	{ "AccountHTA", "UHTAStd3", 0x6748A63400000000ULL, "0.083333" },
+	{ "AccountH", "UHRA1", 0x6748FFFF00000000ULL, "0.500000" },
+	{ "AccountHTA", "UHTAStd1", 0x6748FFFF00000000ULL, "0.500000" },
+	{ "AccountHTA", "UHTAStd2", 0x6748C8AD00000000ULL, "0.333333" },
+	{ "AccountH", "UHRA2", 0x6748AAE000000000ULL, "0.250000" },
+	{ "AccountH", "UHRA3", 0x6748A63400000000ULL, "0.166667" },
+	{ "AccountHTA", "UHTAStd3", 0x6748A63400000000ULL, "0.166667" },
 };
 
 START_TEST(test_level_based_test24_4)
@@ -339,21 +340,70 @@ END_TEST
 
 START_TEST(test_level_value)
 {
-	/* F = 1 at no usage or no shares (the historic quirk). */
+	/* F = 1 at no usage; no shares give 0, below any usage. */
 	ck_assert_uint_eq(sb_fairshare_level_value(0, 0.5, 4), 0xFFFF);
-	ck_assert_uint_eq(sb_fairshare_level_value(0.7L, 0.0, 4), 0xFFFF);
+	ck_assert_uint_eq(sb_fairshare_level_value(0.7L, 0.0, 4), 0);
+	ck_assert_uint_eq(sb_fairshare_level_value(0, 0.0, 4), 0);
 	/* U = S' = 1: F = 1/2, 1 + 0.5 * 65534 = 0x8000. */
 	ck_assert_uint_eq(sb_fairshare_level_value(1, 1.0, 4), 0x8000);
 	ck_assert_uint_eq(sb_fairshare_level_value(1, 1.0, 1),
 			  0x8000000000000000ULL);
 	ck_assert_uint_eq(sb_fairshare_level_value(0, 1.0, 1), UINT64_MAX);
-	/* Never 0, however large the ratio. */
+	/* Never 0 with shares, however large the ratio. */
 	ck_assert_uint_eq(sb_fairshare_level_value(1e6L, 0.1, 16), 1);
 	errno = 0;
 	ck_assert_uint_eq(sb_fairshare_level_value(-1, 0.5, 4), 0);
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_uint_eq(sb_fairshare_level_value(1, 0.5, 0), 0);
 	ck_assert_int_eq(sb_fairshare_level_compute(NULL, 4), -1);
+}
+END_TEST
+
+/*
+ * 0 shares rank last under LEVEL_BASED, as under Fair Tree and classic,
+ * whatever the usage: a 0-share account's users rank below every user of
+ * its siblings, a 0-share user below its siblings (issue 15).
+ */
+START_TEST(test_level_based_zero_shares)
+{
+	static const struct row tree[] = {
+		{ "busy", NULL, NULL, 10, 0 },
+		{ "busy", NULL, "b1", 1, 900 },
+		{ "busy", NULL, "b2", 1, 50 },
+		{ "zero", NULL, NULL, 0, 0 },
+		{ "zero", NULL, "z1", 1, 1 },
+		{ "zero", NULL, "z2", 1, 0 },
+		{ "idle", NULL, NULL, 10, 0 },
+		{ "idle", NULL, "i1", 0, 0 },
+		{ "idle", NULL, "i2", 1, 5 },
+	};
+	sb_assoc_tree_t *t = _build(tree, sizeof(tree) / sizeof(tree[0]));
+	const char *zero_users[] = { "z1", "z2" };
+	int levels, k;
+
+	for (levels = 1; levels <= 4; levels++) {
+		sb_assoc_info_t z, i1, i2;
+
+		ck_assert_int_eq(sb_fairshare_level_compute(t, levels), 0);
+		ck_assert_int_eq(sb_fairshare_level_check(t), 0);
+		/* the 0-share account's own bucket is 0: LevelFS 0 */
+		ck_assert_uint_eq(_get(t, sb_assoc_tree_find_account(t, "zero"))
+				  .fs_raw, 0);
+		for (k = 0; k < 2; k++) {
+			z = _get(t, _user(t, "zero", zero_users[k]));
+			ck_assert_uint_lt(z.rank, _get(t, _user(t, "busy",
+							  "b1")).rank);
+			ck_assert_uint_lt(z.rank, _get(t, _user(t, "idle",
+							  "i1")).rank);
+		}
+		/* below the last level a user adds no bits of its own */
+		if (levels < 2)
+			continue;
+		i1 = _get(t, _user(t, "idle", "i1"));
+		i2 = _get(t, _user(t, "idle", "i2"));
+		ck_assert_uint_lt(i1.rank, i2.rank);
+	}
+	sb_assoc_tree_destroy(t);
 }
 END_TEST
 
@@ -713,6 +763,7 @@ static Suite *_suite(void)
 	tcase_add_test(tc, test_level_based_test24_4);
 	tcase_add_test(tc, test_level_compose);
 	tcase_add_test(tc, test_level_value);
+	tcase_add_test(tc, test_level_based_zero_shares);
 	tcase_add_test(tc, test_classic_test24_3);
 	tcase_add_test(tc, test_classic_factor);
 	tcase_add_test(tc, test_level_based_properties);
