@@ -407,6 +407,51 @@ START_TEST(test_level_based_zero_shares)
 }
 END_TEST
 
+/*
+ * Slurm keeps a deleted user's usage in its account and every ancestor.
+ * The issue's reproducer: a and b (50 shares each, next to root's own
+ * user with 1), usage a/u1 40000, b/u2 10000, b/u3 50000, then u3 is
+ * deleted. multifactor's sshare: b RawUsage 60000, EffectvUsage 0.600000,
+ * LevelFS 0.825083; u1 FairShare 0.666667, u2 0.333333.
+ */
+START_TEST(test_deleted_user_usage)
+{
+	static const struct row tree[] = {
+		{ "root", NULL, "root", 1, 0 },
+		{ "a", NULL, NULL, 50, 0 },
+		{ "a", NULL, "u1", 1, 40000 },
+		{ "b", NULL, NULL, 50, 0 },
+		{ "b", NULL, "u2", 1, 10000 },
+	};
+	sb_assoc_tree_t *t = _build(tree, sizeof(tree) / sizeof(tree[0]));
+	int b = sb_assoc_tree_find_account(t, "b");
+	sb_assoc_info_t ib;
+
+	/* what slurmctld keeps on each association after the deletion */
+	ck_assert_int_eq(sb_assoc_tree_set_usage(t, SB_ASSOC_ROOT, 100000), 0);
+	ck_assert_int_eq(sb_assoc_tree_set_usage(
+		t, sb_assoc_tree_find_account(t, "a"), 40000), 0);
+	ck_assert_int_eq(sb_assoc_tree_set_usage(t, b, 60000), 0);
+	ck_assert_int_eq(sb_fairshare_tree_compute(t), 0);
+	ck_assert_int_eq(sb_fairshare_tree_check(t), 0);
+	ib = _get(t, b);
+	ck_assert(ib.usage_raw == 60000);
+	_is6((double) ib.usage_efctv, "0.600000");
+	_is6((double) ib.level_fs, "0.825083");
+	_is6(_get(t, _user(t, "a", "u1")).fs_factor, "0.666667");
+	_is6(_get(t, _user(t, "b", "u2")).fs_factor, "0.333333");
+	/* classic: UE of b = its usage over root's (a top-level account) */
+	ck_assert_int_eq(sb_fairshare_classic_compute(t, 1), 0);
+	ck_assert_int_eq(sb_fairshare_classic_check(t), 0);
+	_is6((double) _get(t, b).usage_efctv, "0.600000");
+	/* level_based: b's U is 0.6 too */
+	ck_assert_int_eq(sb_fairshare_level_compute(t, 4), 0);
+	ck_assert_int_eq(sb_fairshare_level_check(t), 0);
+	_is6((double) _get(t, b).usage_efctv, "0.600000");
+	sb_assoc_tree_destroy(t);
+}
+END_TEST
+
 /* ---- classic: test24.1 and test24.3 ------------------------------------ */
 
 START_TEST(test_classic_test24_3)
@@ -764,6 +809,7 @@ static Suite *_suite(void)
 	tcase_add_test(tc, test_level_compose);
 	tcase_add_test(tc, test_level_value);
 	tcase_add_test(tc, test_level_based_zero_shares);
+	tcase_add_test(tc, test_deleted_user_usage);
 	tcase_add_test(tc, test_classic_test24_3);
 	tcase_add_test(tc, test_classic_factor);
 	tcase_add_test(tc, test_level_based_properties);
