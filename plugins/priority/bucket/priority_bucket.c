@@ -99,15 +99,48 @@ static int _read_params(sb_priority_params_t *out, bool starting)
 	return SLURM_SUCCESS;
 }
 
+/*
+ * sshare decides from PriorityFlags alone how to print FairShare: with the
+ * Fair Tree flag, each association's fs_factor (what our jobs use); without
+ * it (NO_FAIR_TREE, or DEPTH_OBLIVIOUS, which clears it), a classic factor
+ * it computes itself from EffectvUsage and NormShares, depth-oblivious or
+ * not. So the flag and the algorithm must agree, or sshare shows numbers
+ * no job uses. The reason they do not, or NULL.
+ */
+static const char *_flags_problem(const sb_priority_params_t *params,
+				  uint16_t flags)
+{
+	bool classic = (params->algorithm == SB_FS_CLASSIC);
+
+	if (flags & PRIORITY_FLAGS_DEPTH_OBLIVIOUS)
+		return "PriorityFlags=DEPTH_OBLIVIOUS is not supported (sshare would print a depth-oblivious FairShare that no job uses); remove it";
+	if (!(flags & PRIORITY_FLAGS_FAIR_TREE) && !classic)
+		return "PriorityFlags=NO_FAIR_TREE needs PriorityParameters algorithm=classic (with the flag sshare prints a classic FairShare of its own, not the factor the jobs use)";
+	if ((flags & PRIORITY_FLAGS_FAIR_TREE) && classic)
+		return "PriorityParameters algorithm=classic needs PriorityFlags=NO_FAIR_TREE (without it sshare prints users' FairShare only, unlike priority/multifactor's classic fair share)";
+	return NULL;
+}
+
 /* slurm_conf -> bucket_conf (slurmctld only). */
 static void _setup(bool starting)
 {
 	sb_priority_params_t params;
 	double *weight_tres;
+	const char *why;
 	char canon[64];
 	bool params_ok;
 
 	params_ok = (_read_params(&params, starting) == SLURM_SUCCESS);
+	if (params_ok &&
+	    (why = _flags_problem(&params, slurm_conf.priority_flags))) {
+		if (starting)
+			fatal(BUCKET_PFX "%s", why);
+		error(BUCKET_PFX "%s; keeping %s", why,
+		      sb_priority_params_fmt(&bucket_conf.params, canon,
+					     sizeof(canon)) ?
+		      canon : "the previous parameters");
+		params_ok = false;
+	}
 	weight_tres = slurm_get_tres_weight_array(
 		slurm_conf.priority_weight_tres, slurmctld_tres_cnt, true);
 
