@@ -113,8 +113,9 @@ static int _build_slurm(const sb_assoc_tree_t *t)
 	uint32_t *shares = malloc((size_t) n * sizeof(*shares));
 	long double *usage = malloc((size_t) n * sizeof(*usage));
 	unsigned char *user = malloc((size_t) n);
+	const char **name = malloc((size_t) n * sizeof(*name));
 
-	rc = (parent && shares && usage && user) ? 0 : -1;
+	rc = (parent && shares && usage && user && name) ? 0 : -1;
 	for (i = 0; !rc && i < n; i++) {
 		sb_assoc_info_t in;
 
@@ -123,13 +124,16 @@ static int _build_slurm(const sb_assoc_tree_t *t)
 		shares[i] = in.shares;
 		usage[i] = in.usage_raw;
 		user[i] = in.is_user;
+		name[i] = in.name;
 	}
 	if (!rc)
-		rc = sb_bench_slurm_build(n, parent, shares, usage, user);
+		rc = sb_bench_slurm_build(n, parent, shares, usage, user,
+					  name);
 	free(parent);
 	free(shares);
 	free(usage);
 	free(user);
+	free(name);
 	return rc;
 }
 

@@ -14,13 +14,15 @@
  * and user count, slurm_conf, lists) is libslurmfull's.
  *
  * The records sit in memory as in slurmctld, which matters at 100k: they
- * arrive from slurmdbd in depth-first order and are unpacked by Slurm's
- * own slurmdb_unpack_assoc_rec() (names, QOS list); assoc_mgr then walks
- * them once more,
- * giving each its usage (with its TRES arrays and QOS bitmap), its place
- * in its fs parent's children list and its per-TRES limit arrays. This
- * file allocates in that sequence with the same sizes (8 TRES, as a
- * default cluster has).
+ * arrive from slurmdbd in depth-first (lft) order and are unpacked by
+ * Slurm's own slurmdb_unpack_assoc_rec() (names, QOS list); assoc_mgr then
+ * walks them once more, giving each its usage (with its TRES arrays and
+ * QOS bitmap) and its per-TRES limit arrays. This file allocates in that
+ * sequence with the same sizes (8 TRES, as a default cluster has). The fs
+ * children lists are those assoc_mgr rebuilds whenever associations are
+ * added or removed (assoc_mgr_update_assocs()): filled in the order of
+ * Slurm's own slurmdb_sort_hierarchical_assoc_list(), users before
+ * accounts, each by name, which is how a running cluster has them.
  */
 #include "config.h"
 
@@ -109,10 +111,12 @@ static uint32_t _children_shares(slurmdb_assoc_rec_t *a)
 
 int sb_bench_slurm_build(int n, const int *parent, const uint32_t *shares,
 			 const long double *usage,
-			 const unsigned char *is_user)
+			 const unsigned char *is_user,
+			 const char *const *name)
 {
+	slurmdb_assoc_rec_t *a;
 	int i, users = 0;
-
+	List sorted;
 	buf_t *buf;
 
 	if (!g_pass)
@@ -127,11 +131,15 @@ int sb_bench_slurm_build(int n, const int *parent, const uint32_t *shares,
 
 		slurmdb_init_assoc_rec(&rec, 0);
 		rec.id = i + 1;
+		rec.lft = i + 1;
 		rec.parent_id = i ? (uint32_t) parent[i] + 1 : 0;
 		rec.cluster = "bench";
-		rec.acct = xstrdup_printf("acct%d", i);
-		if (is_user[i])
-			rec.user = xstrdup_printf("user%d", i);
+		if (is_user[i]) {
+			rec.acct = xstrdup(name[parent[i]]);
+			rec.user = xstrdup(name[i]);
+		} else {
+			rec.acct = xstrdup(name[i]);
+		}
 		rec.shares_raw = i ? shares[i] : 1;
 		rec.qos_list = list_create(xfree_ptr);	/* QOS "normal" */
 		list_append(rec.qos_list, xstrdup("1"));
@@ -151,8 +159,7 @@ int sb_bench_slurm_build(int n, const int *parent, const uint32_t *shares,
 	free_buf(buf);
 	/* assoc_mgr's second walk */
 	for (i = 0; i < n; i++) {
-		slurmdb_assoc_rec_t *a = g_recs[i];
-
+		a = g_recs[i];
 		if (a->user)
 			users++;
 		a->usage = slurmdb_create_assoc_usage(TRES_CNT);
@@ -171,11 +178,22 @@ int sb_bench_slurm_build(int n, const int *parent, const uint32_t *shares,
 			continue;
 		a->usage->parent_assoc_ptr = g_recs[parent[i]];
 		a->usage->fs_assoc_ptr = _fs_parent(a);
-		if (!a->usage->fs_assoc_ptr->usage->children_list)
-			a->usage->fs_assoc_ptr->usage->children_list =
-				list_create(NULL);
-		list_append(a->usage->fs_assoc_ptr->usage->children_list, a);
 	}
+	/* the children lists, in Slurm's hierarchical order */
+	sorted = list_create(NULL);
+	for (i = 0; i < n; i++)
+		list_append(sorted, g_recs[i]);
+	slurmdb_sort_hierarchical_assoc_list(sorted, true);
+	while ((a = list_pop(sorted))) {
+		slurmdb_assoc_rec_t *f = a->usage->fs_assoc_ptr;
+
+		if (!f)
+			continue;
+		if (!f->usage->children_list)
+			f->usage->children_list = list_create(NULL);
+		list_append(f->usage->children_list, a);
+	}
+	FREE_NULL_LIST(sorted);
 	for (i = 0; i < n; i++) {
 		slurmdb_assoc_rec_t *a = g_recs[i], *c;
 		uint32_t level = _children_shares(a);
