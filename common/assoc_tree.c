@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -258,6 +259,7 @@ static int _add(struct sb_assoc_tree *t, int parent, const char *name,
 	else
 		t->n_summed++;
 	t->layout_ok = false;
+	t->level_norms_ok = false;
 	t->sums_ok = false;
 	t->algorithm = SB_FS_NONE;
 	return id;
@@ -516,6 +518,18 @@ int sb__assoc_tree_prepare(struct sb_assoc_tree *t)
 	return 0;
 }
 
+void sb__assoc_tree_level_norms(struct sb_assoc_tree *t)
+{
+	int i;
+
+	if (t->level_norms_ok)
+		return;
+	t->shares_norm[0] = 0.0;
+	for (i = 1; i < t->n; i++)
+		t->shares_norm[i] = sb__fs_norm_level(t, i);
+	t->level_norms_ok = true;
+}
+
 int sb_assoc_tree_rollup(sb_assoc_tree_t *t)
 {
 	if (!t) {
@@ -606,8 +620,10 @@ int sb_assoc_tree_check(const sb_assoc_tree_t *t)
 
 		for (j = 1; j < t->fs_count[i]; j++)
 			CHECK(kids[j - 1] < kids[j]);
+		/* summed in another order: equal up to rounding */
 		if (!t->usage_given[i] && t->sums_ok)
-			CHECK(sum[i] == t->usage[i]);
+			CHECK(fabsl(sum[i] - t->usage[i]) <=
+			      sum[i] * t->n * LDBL_EPSILON);
 		if (i > 0) {
 			int f = t->fs_parent[i];
 			const int *sib = t->fs_kids + t->fs_first[f];

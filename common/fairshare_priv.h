@@ -57,6 +57,9 @@ struct sb_assoc_tree {
 
 	/* Results of the last sb_fairshare_*_compute(). */
 	double *shares_norm;
+	bool level_norms_ok;	/* shares_norm holds the per-level ratios
+				 * of the current layout (fair_tree and
+				 * level_based share them; classic not) */
 	long double *usage_efctv;
 	long double *level_fs;
 	double *fs_factor;
@@ -93,6 +96,14 @@ struct sb_assoc_tree {
  * fit 32 bits, where Slurm's own sum would wrap). O(n).
  */
 int sb__assoc_tree_prepare(struct sb_assoc_tree *t);
+
+/*
+ * Make shares_norm the per-level ratios (sb__fs_norm_level()) of every
+ * association, root 0. They only depend on the layout, so a pass after a
+ * Fair Tree or LEVEL_BASED pass on the same layout finds them done. Call
+ * after sb__assoc_tree_prepare(). O(n), O(1) when done.
+ */
+void sb__assoc_tree_level_norms(struct sb_assoc_tree *t);
 
 /*
  * Scratch memory of at least @size bytes, valid until the next call or
