@@ -32,47 +32,12 @@ int sb_fairshare_level_shift(int levels, int level)
 }
 
 /*
- * Slurm's NORMALIZE_VALUE(v, omin, omax, nmin, nmax), spelled out with the
- * same operation order: ((v - omin) * (nmax - nmin)) / (omax - omin) +
- * nmin. The ratio and constants are long double as in level_based.c.
+ * The level value as the 2014 code computes it, with Slurm's
+ * NORMALIZE_VALUE(v, omin, omax, nmin, nmax) spelled out in the same
+ * operation order, ((v - omin) * (nmax - nmin)) / (omax - omin) + nmin,
+ * and its long double ratio and constants. The checker uses it, and the
+ * fast path below falls back on it.
  */
-static inline uint64_t _value(long double u, long double s, uint64_t bmax)
-{
-	long double adj, ratio, f;
-	double fd, scaled, margin;
-
-	/* 0 shares: below every value the formula gives (see the header). */
-	if (s == 0.0L)
-		return 0;
-	adj = ((s - 0.0L) * (1.0L - 0.1L)) / (1.0L - 0.0L) + 0.1L;
-	ratio = u / adj;
-	/* 2^-0 is exactly 1. */
-	if (ratio == 0.0L)
-		return bmax;
-	/*
-	 * powl() costs about 0.5 us, which would dominate a pass. The
-	 * double exp2() is within 2^-49 (relative) of powl()'s long double
-	 * here (ratio <= 10 so rounding the ratio costs at most 2^-50, exp2
-	 * and the product one double ulp each, powl one long double ulp).
-	 * When the scaled value is farther than 8 times that from an
-	 * integer, truncating it gives what Slurm's powl() gives; otherwise,
-	 * and always for buckets too wide for doubles, use powl() itself.
-	 */
-	fd = exp2(-(double) ratio);
-	scaled = fd * (double) (bmax - 1) + 1;
-	margin = (double) bmax * 0x1p-46;
-	if (margin < 0.25) {
-		double frac = scaled - floor(scaled);
-
-		if (frac > margin && frac < 1 - margin)
-			return (uint64_t) scaled;
-	}
-	f = powl(2.0L, -ratio);
-	return (uint64_t) ((f - 0.0L) * (long double) (bmax - 1) /
-			   (1.0L - 0.0L) + 1);
-}
-
-/* The same value the slow way, for the checker and the tests. */
 static uint64_t _value_exact(long double u, long double s, uint64_t bmax)
 {
 	long double ratio, f;
@@ -85,6 +50,38 @@ static uint64_t _value_exact(long double u, long double s, uint64_t bmax)
 			   (1.0L - 0.0L) + 1);
 }
 
+/*
+ * _value_exact() at a fraction of its cost: powl() costs about 0.5 us and
+ * an 80-bit division much more than a double one, which would dominate a
+ * pass. Here the ratio is a double division (U <= 1, S' >= 0.1: the ratio
+ * is at most 10 and within 2^-51 of the long double one), so 2^-ratio by
+ * exp2() is within 2^-48 (relative) of powl()'s. When the scaled value is
+ * farther than 8 times that from an integer, truncating it gives what the
+ * long double arithmetic gives; otherwise, and always for buckets too wide
+ * for doubles, the long double arithmetic itself decides.
+ */
+static inline uint64_t _value(double u, double s, uint64_t bmax)
+{
+	double fd, scaled, margin;
+
+	/* 0 shares: below every value the formula gives (see the header). */
+	if (s == 0.0)
+		return 0;
+	/* no usage: 2^-0 is exactly 1 */
+	if (u == 0.0)
+		return bmax;
+	fd = exp2(-(u / (s * 0.9 + 0.1)));
+	scaled = fd * (double) (bmax - 1) + 1;
+	margin = (double) bmax * 0x1p-45;
+	if (margin < 0.25) {
+		double frac = scaled - floor(scaled);
+
+		if (frac > margin && frac < 1 - margin)
+			return (uint64_t) scaled;
+	}
+	return _value_exact(u, s, bmax);
+}
+
 uint64_t sb_fairshare_level_value(long double usage_efctv, double shares_norm,
 				  int levels)
 {
@@ -93,7 +90,7 @@ uint64_t sb_fairshare_level_value(long double usage_efctv, double shares_norm,
 		errno = EINVAL;
 		return 0;
 	}
-	return _value(usage_efctv, shares_norm, _bucket_max(levels));
+	return _value_exact(usage_efctv, shares_norm, _bucket_max(levels));
 }
 
 int sb_fairshare_level_compose(int levels, const uint64_t *values,
@@ -258,7 +255,7 @@ int sb_fairshare_level_compute(sb_assoc_tree_t *t, int levels)
 	width = 64 / levels;
 	unused = 64 % levels;
 	bmax = _bucket_max(levels);
-	t->shares_norm[0] = 0.0;
+	sb__assoc_tree_level_norms(t);
 	/* Accounts keep factor and rank 0, and nobody a Level FS; already
 	 * so after a LEVEL_BASED pass. */
 	if (t->filled != SB_FS_LEVEL_BASED) {
@@ -284,9 +281,8 @@ int sb_fairshare_level_compute(sb_assoc_tree_t *t, int levels)
 		int level = lvl[t->fs_parent[i]] + 1;
 		long double fu = t->usage[t->fs_parent[i]];
 		uint64_t v = 0;
-		double norm = 0.0, sn = sb__fs_norm_level(t, i);
+		double norm = 0.0, sn = t->shares_norm[i];
 
-		t->shares_norm[i] = sn;
 		lvl[i] = (signed char) (level < levels ? level : levels);
 		if (fu)
 			norm = (double) (((t->usage[i] - 0.0L) *

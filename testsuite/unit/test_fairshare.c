@@ -452,6 +452,54 @@ START_TEST(test_deleted_user_usage)
 }
 END_TEST
 
+/*
+ * A pass computes level values with doubles and falls back on the long
+ * double arithmetic near integers; the checker recomputes every value the
+ * long double way. Fractional usage everywhere, 16- to 32-bit buckets
+ * (the widest buckets fall back most often).
+ */
+START_TEST(test_level_based_fast_values)
+{
+	sb_test_rng_t r;
+	sb_assoc_tree_t *t = sb_assoc_tree_create();
+	int a, b, u, levels;
+
+	sb_test_rng_seed(&r, 0xFA57EEDULL);
+	for (a = 0; a < 30; a++) {
+		char name[32];
+		int acct;
+
+		snprintf(name, sizeof(name), "a%d", a);
+		acct = sb_assoc_tree_add_account(
+			t, 0, name, (uint32_t) sb_test_rng_range(&r, 1, 1000));
+		for (b = 0; b < 6; b++) {
+			int sub;
+
+			snprintf(name, sizeof(name), "a%d_%d", a, b);
+			sub = sb_assoc_tree_add_account(
+				t, acct, name,
+				(uint32_t) sb_test_rng_range(&r, 1, 1000));
+			for (u = 0; u < 60; u++) {
+				long double use = (long double)
+					sb_test_rng_range(&r, 0, 1000000) +
+					(long double) sb_test_rng_below(&r, 1000)
+					/ 997.0L;
+
+				snprintf(name, sizeof(name), "u%d", u);
+				ck_assert_int_ge(sb_assoc_tree_add_user(
+					t, sub, name, (uint32_t)
+					sb_test_rng_range(&r, 1, 1000), use), 0);
+			}
+		}
+	}
+	for (levels = 2; levels <= 4; levels++) {
+		ck_assert_int_eq(sb_fairshare_level_compute(t, levels), 0);
+		ck_assert_int_eq(sb_fairshare_level_check(t), 0);
+	}
+	sb_assoc_tree_destroy(t);
+}
+END_TEST
+
 /* ---- classic: test24.1 and test24.3 ------------------------------------ */
 
 START_TEST(test_classic_test24_3)
@@ -527,11 +575,13 @@ END_TEST
 
 /* Random tree: accounts up to depth 4, some 'parent', usage from a small
  * set so that exact ties happen. */
-static sb_assoc_tree_t *_random_tree(sb_test_rng_t *r, int size)
+static const long double coarse_usage[] = { 0, 0, 10, 20, 40, 7.5L, 100 };
+
+static sb_assoc_tree_t *_random_tree_of(sb_test_rng_t *r, int size,
+					const long double *usage, int nusage)
 {
 	sb_assoc_tree_t *t = sb_assoc_tree_create();
 	int accounts[256], na = 1, i;
-	static const long double usage[] = { 0, 0, 10, 20, 40, 7.5L, 100 };
 
 	accounts[0] = 0;
 	for (i = 0; i < size; i++) {
@@ -552,11 +602,16 @@ static sb_assoc_tree_t *_random_tree(sb_test_rng_t *r, int size)
 			snprintf(name, sizeof(name), "u%d", i);
 			id = sb_assoc_tree_add_user(
 				t, p, name, sh,
-				usage[sb_test_rng_below(r, 7)]);
+				usage[sb_test_rng_below(r, (uint64_t) nusage)]);
 		}
 		ck_assert_int_ge(id, 0);
 	}
 	return t;
+}
+
+static sb_assoc_tree_t *_random_tree(sb_test_rng_t *r, int size)
+{
+	return _random_tree_of(r, size, coarse_usage, 7);
 }
 
 /* Is @anc an fs ancestor of (or equal to) @id? */
@@ -701,14 +756,54 @@ static void _orank(struct oracle *o, int parent, int tied_in)
 	free(v);
 }
 
+/*
+ * Usage values whose Level FS are equal as doubles but not as long
+ * doubles, or differ only in a double's last bits: the sort compares cut
+ * doubles and must order such siblings by the exact values.
+ */
+static const long double near_usage[] = {
+	0, 1000, 1000 * (1 + 0x1p-55L), 1000 * (1 + 0x1p-45L),
+	1000 * (1 + 0x1p-40L), 1000 * (1 + 0x1p-30L), 2000, 1000.0L / 3,
+};
+
+/* Root with two accounts and @size users spread over all three. */
+static sb_assoc_tree_t *_wide_tree(sb_test_rng_t *r, int size)
+{
+	sb_assoc_tree_t *t = sb_assoc_tree_create();
+	static const uint32_t sh[] = { 1, 2, 2, 0, P };
+	int acct[3] = { 0 }, i;
+
+	acct[1] = sb_assoc_tree_add_account(t, 0, "a", 3);
+	acct[2] = sb_assoc_tree_add_account(t, 0, "b", 3);
+	for (i = 0; i < size; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "u%d", i);
+		ck_assert_int_ge(sb_assoc_tree_add_user(
+			t, acct[sb_test_rng_below(r, 3)], name,
+			sh[sb_test_rng_below(r, 5)],
+			near_usage[sb_test_rng_below(r, sizeof(near_usage) /
+						      sizeof(near_usage[0]))]),
+				 0);
+	}
+	return t;
+}
+
 START_TEST(test_fair_tree_oracle)
 {
 	sb_test_rng_t r;
 	int round;
 
 	sb_test_rng_seed(&r, 0x7EE5EED5ULL);
-	for (round = 0; round < 30; round++) {
-		sb_assoc_tree_t *t = _random_tree(&r, 15 + round * 4);
+	for (round = 0; round < 61; round++) {
+		/* then near ties, and last one wide level of 1200 siblings
+		 * (many position bits below the cut) */
+		sb_assoc_tree_t *t = round < 30 ?
+			_random_tree(&r, 15 + round * 4) : round < 60 ?
+			_random_tree_of(&r, 40 + (round - 30) * 10, near_usage,
+					(int) (sizeof(near_usage) /
+					       sizeof(near_usage[0]))) :
+			_wide_tree(&r, 1200);
 		int n = sb_assoc_tree_count(t), users, i;
 		uint32_t best = 0;
 		struct oracle o;
@@ -809,6 +904,7 @@ static Suite *_suite(void)
 	tcase_add_test(tc, test_level_compose);
 	tcase_add_test(tc, test_level_value);
 	tcase_add_test(tc, test_level_based_zero_shares);
+	tcase_add_test(tc, test_level_based_fast_values);
 	tcase_add_test(tc, test_deleted_user_usage);
 	tcase_add_test(tc, test_classic_test24_3);
 	tcase_add_test(tc, test_classic_factor);
