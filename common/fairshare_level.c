@@ -50,19 +50,53 @@ static uint64_t _value_exact(long double u, long double s, uint64_t bmax)
 			   (1.0L - 0.0L) + 1);
 }
 
+/* 2^(-j/128) for j = 0..127, made by exp2() once per pass. */
+#define EXP2_STEPS 128
+
+static void _exp2_table(double *tab)
+{
+	int j;
+
+	for (j = 0; j < EXP2_STEPS; j++)
+		tab[j] = exp2(-j / (double) EXP2_STEPS);
+}
+
+/*
+ * 2^-r for 0 <= r <= 10, within 4 double ulps: 2^-(whole 128ths) from
+ * @tab and a power of two, times a degree-5 polynomial of e^-x for the
+ * rest (x <= ln 2 / 128: the next term is below 2^-54). Half the cost of
+ * exp2(), which a pass calls for every association.
+ */
+static inline double _exp2_neg(double r, const double *tab)
+{
+	static const double pow2[11] = {
+		1.0, 0x1p-1, 0x1p-2, 0x1p-3, 0x1p-4, 0x1p-5, 0x1p-6, 0x1p-7,
+		0x1p-8, 0x1p-9, 0x1p-10,
+	};
+	double y = r * EXP2_STEPS, x;
+	int k = (int) y;
+
+	x = (y - k) * (0.6931471805599453094 / EXP2_STEPS);
+	return tab[k % EXP2_STEPS] * pow2[k / EXP2_STEPS] *
+		(1 - x * (1 - x * (1.0 / 2 - x * (1.0 / 6 - x * (1.0 / 24 -
+							     x / 120)))));
+}
+
 /*
  * _value_exact() at a fraction of its cost: powl() costs about 0.5 us and
  * an 80-bit division much more than a double one, which would dominate a
  * pass. Here the ratio is a double division (U <= 1, S' >= 0.1: the ratio
- * is at most 10 and within 2^-51 of the long double one), so 2^-ratio by
- * exp2() is within 2^-48 (relative) of powl()'s. When the scaled value is
- * farther than 8 times that from an integer, truncating it gives what the
- * long double arithmetic gives; otherwise, and always for buckets too wide
- * for doubles, the long double arithmetic itself decides.
+ * is at most 10 and within 2^-51 of the long double one), so 2^-ratio is
+ * within 2^-48 (relative) of powl()'s. When the scaled value is farther
+ * than 8 times that from an integer, truncating it gives what the long
+ * double arithmetic gives; otherwise, for a ratio above 10 (an account
+ * given less usage than its children's, in a file) and always for buckets
+ * too wide for doubles, the long double arithmetic itself decides.
  */
-static inline uint64_t _value(double u, double s, uint64_t bmax)
+static inline uint64_t _value(double u, double s, uint64_t bmax,
+			      const double *tab)
 {
-	double fd, scaled, margin;
+	double ratio, scaled, margin;
 
 	/* 0 shares: below every value the formula gives (see the header). */
 	if (s == 0.0)
@@ -70,12 +104,14 @@ static inline uint64_t _value(double u, double s, uint64_t bmax)
 	/* no usage: 2^-0 is exactly 1 */
 	if (u == 0.0)
 		return bmax;
-	fd = exp2(-(u / (s * 0.9 + 0.1)));
-	scaled = fd * (double) (bmax - 1) + 1;
+	ratio = u / (s * 0.9 + 0.1);
 	margin = (double) bmax * 0x1p-45;
-	if (margin < 0.25) {
-		double frac = scaled - floor(scaled);
+	if (ratio <= 10 && margin < 0.25) {
+		double frac;
 
+		scaled = _exp2_neg(ratio, tab) * (double) (bmax - 1) + 1;
+		/* scaled < 2^43 here: an integer conversion is floor() */
+		frac = scaled - (double) (int64_t) scaled;
 		if (frac > margin && frac < 1 - margin)
 			return (uint64_t) scaled;
 	}
@@ -236,6 +272,7 @@ int sb_fairshare_level_compute(sb_assoc_tree_t *t, int levels)
 	uint32_t *cnt;
 	signed char *lvl = NULL;
 	int i, u = 0, width, unused;
+	double tab[EXP2_STEPS];
 	uint64_t bmax;
 
 	if (!t || !_levels_ok(levels)) {
@@ -256,6 +293,7 @@ int sb_fairshare_level_compute(sb_assoc_tree_t *t, int levels)
 	unused = 64 % levels;
 	bmax = _bucket_max(levels);
 	sb__assoc_tree_level_norms(t);
+	_exp2_table(tab);
 	/* Accounts keep factor and rank 0, and nobody a Level FS; already
 	 * so after a LEVEL_BASED pass. */
 	if (t->filled != SB_FS_LEVEL_BASED) {
@@ -293,7 +331,7 @@ int sb_fairshare_level_compute(sb_assoc_tree_t *t, int levels)
 			if (t->shares[i] == SB_SHARES_PARENT)
 				v = t->is_user[i] ? bmax : 0;
 			else
-				v = _value(norm, sn, bmax);
+				v = _value(norm, sn, bmax, tab);
 			v <<= (levels - level - 1) * width + unused;
 		}
 		t->fs_raw[i] = t->fs_raw[t->parent[i]] | v;

@@ -31,10 +31,11 @@
  *  - associations deeper than L levels add nothing (inherit the parent's
  *    raw value);
  *  - arithmetic is long double (powl), U is rounded through a double as
- *    Slurm's level_based_calc_assoc_usage() returned one. (A double exp2()
- *    replaces powl() where the scaled value is far enough from an integer
- *    that both provably truncate alike; the checker recomputes every value
- *    with powl().)
+ *    Slurm's level_based_calc_assoc_usage() returned one. (Double
+ *    arithmetic, a table of powers of two and a short polynomial replace
+ *    them where the scaled value is far enough from an integer that both
+ *    provably truncate alike; the checker recomputes every value the long
+ *    double way.)
  *
  * Results (sb_assoc_tree_get): shares_norm, usage_efctv, fs_raw (every
  * association; root 0), and for users fs_ranked (rank scaled to 64 bits),
