@@ -156,13 +156,14 @@ struct ft_pass {
 
 /*
  * Slurm's _calc_assoc_fs() for the @k fs children @kids: U against the
- * fs parent's usage @pu, then S / U. Two passes, each a run of
+ * fs parent's usage @pu, then S / U, and each child's sort key into @key
+ * while its Level FS is still in a register. Two passes, each a run of
  * independent 80-bit divisions the FPU can overlap (one pass doing both
  * would wait for each U before its S / U): exact long doubles are what
  * Slurm compares, so the divisions stay.
  */
 static void _calc_assoc_fs(struct sb_assoc_tree *t, const int *kids, int k,
-			   long double pu)
+			   long double pu, uint64_t *key, int pb)
 {
 	int i;
 
@@ -174,19 +175,21 @@ static void _calc_assoc_fs(struct sb_assoc_tree *t, const int *kids, int k,
 	for (i = 0; i < k; i++) {
 		int id = kids[i];
 		double s = t->shares_norm[id];
+		long double lfs;
 
 		if (t->shares[id] == SB_SHARES_PARENT)
-			t->level_fs[id] = t->is_user[id] ?
-				(long double) INFINITY : SB_FS_NO_VAL;
+			lfs = t->is_user[id] ? (long double) INFINITY
+					     : SB_FS_NO_VAL;
 		else if (s == 0.0)
-			t->level_fs[id] = 0.0L;
+			lfs = 0.0L;
 		else if (t->usage_efctv[id] == 0.0L)
 			/* s / 0 is +inf ("NOT A BUG" in Slurm) without
 			 * the x87's slow division by zero */
-			t->level_fs[id] = (long double) INFINITY;
+			lfs = (long double) INFINITY;
 		else
-			t->level_fs[id] = (long double) s /
-				t->usage_efctv[id];
+			lfs = (long double) s / t->usage_efctv[id];
+		t->level_fs[id] = lfs;
+		key[i] = _key(lfs, t->is_user[id], i, pb);
 	}
 }
 
@@ -196,28 +199,30 @@ static void _calc_tree_fs(struct ft_pass *ps, int parent, bool account_tied)
 	struct sb_assoc_tree *t = ps->t;
 	const int *kids = t->fs_kids + t->fs_first[parent];
 	uint64_t *sib = ps->keys + ps->sp, pmask;
-	long double pu = t->usage[parent], prev = SB_FS_NO_VAL;
-	int k = t->fs_count[parent], i, pb = _pos_bits(k);
+	long double pu = t->usage[parent];
+	int k = t->fs_count[parent], i, pb = _pos_bits(k), prev = -1;
 
 	ps->sp += k;
 	pmask = (UINT64_C(1) << pb) - 1;
 
-	_calc_assoc_fs(t, kids, k, pu);
-	for (i = 0; i < k; i++)
-		sib[i] = _key(t->level_fs[kids[i]], t->is_user[kids[i]], i,
-			      pb);
+	_calc_assoc_fs(t, kids, k, pu, sib, pb);
 	_sort_keys(sib, k, ps->tmp);
 	_fix_runs(t->level_fs, kids, sib, k, pb);
 
 	for (i = 0; i < k; i++) {
 		int id = kids[sib[i] & pmask];
-		long double lfs = t->level_fs[id];
 		bool tied;
 
-		if (i == 0 && account_tied)
-			tied = true;
+		/* Equal Level FS have equal cut values: only those are
+		 * compared exactly. The first sibling compares with Slurm's
+		 * initial "previous", NO_VAL. */
+		if (i == 0)
+			tied = account_tied ||
+				t->level_fs[id] == SB_FS_NO_VAL;
 		else
-			tied = prev == lfs;
+			tied = (sib[i] >> (pb + 1)) ==
+				(sib[i - 1] >> (pb + 1)) &&
+				t->level_fs[id] == t->level_fs[prev];
 
 		if (_key_user(sib[i], pb)) {
 			if (!tied)
@@ -234,7 +239,7 @@ static void _calc_tree_fs(struct ft_pass *ps, int parent, bool account_tied)
 			 */
 			_calc_tree_fs(ps, id, tied);
 		}
-		prev = lfs;
+		prev = id;
 	}
 	ps->sp -= k;
 }
