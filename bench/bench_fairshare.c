@@ -17,10 +17,11 @@
  *    what priority/bucket runs every calc period;
  *  - Slurm: the installed priority_multifactor.so's fair_tree_decay() with
  *    no jobs (sb_bench_slurm.h), the Fair Tree part of its decay cycle.
- * The three alternate in blocks (the shared 2-vCPU machine drifts between
- * a fast and a slow state, so only ratios from one run count); each
- * median is over every block. Slurm's and our Fair Tree factors must be
- * equal for every user, or the run fails.
+ * The three alternate in rounds of one block each (the shared 2-vCPU
+ * machine drifts between a fast and a slow state, so only ratios measured
+ * close together count): a ratio is the median over the rounds of each
+ * round's ratio of block medians. Slurm's and our Fair Tree factors must
+ * be equal for every user, or the run fails.
  *
  * Usage: bench_fairshare [--quick]   (--quick: fewer repetitions)
  * Without priority_multifactor.so (another Slurm install) only our passes
@@ -180,11 +181,36 @@ static int _cmp_double(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+/* Median of @v[n] (sorts it). */
+static double _median(double *v, int n)
+{
+	qsort(v, (size_t) n, sizeof(*v), _cmp_double);
+	return n ? v[n / 2] : 0;
+}
+
+/* Median of @reps timed passes of @side, after an untimed one; -1 on
+ * error. */
+static double _block(sb_assoc_tree_t *t, int side, int reps, double *buf)
+{
+	int i;
+
+	if (_pass(t, side) < 0)
+		return -1;
+	for (i = 0; i < reps; i++) {
+		double t0 = sb_bench_now();
+
+		if (_pass(t, side) < 0)
+			return -1;
+		buf[i] = (sb_bench_now() - t0) * 1e3;
+	}
+	return _median(buf, reps);
+}
+
 int main(int argc, char **argv)
 {
 	static const int per_sub[] = { 1, 10, 100 };
 	int quick = argc > 1 && !strcmp(argv[1], "--quick");
-	int with_slurm;
+	int blocks = quick ? 3 : 9, with_slurm;
 	char why[512] = "";
 	size_t s;
 
@@ -196,8 +222,9 @@ int main(int argc, char **argv)
 					  sizeof(why));
 	printf("fair share pass, ours vs Slurm 22.05's own Fair Tree pass "
 	       "(%s/priority_multifactor.so, fair_tree_decay()) on the same "
-	       "tree; medians of %s alternating blocks\n", SB_SLURM_PLUGINDIR,
-	       quick ? "3 short" : "3");
+	       "tree, in %d rounds of one block of passes each; times: "
+	       "medians of the blocks' medians; ratios: medians of the "
+	       "rounds' ratios\n", SB_SLURM_PLUGINDIR, blocks);
 	if (!with_slurm)
 		printf("Slurm's pass not timed: %s\n", why);
 	printf("%-8s %12s %12s %12s %9s %9s %s\n", "users", "slurm ft ms",
@@ -205,61 +232,55 @@ int main(int argc, char **argv)
 	       "factors vs Slurm");
 	for (s = 0; s < sizeof(per_sub) / sizeof(per_sub[0]); s++) {
 		sb_assoc_tree_t *t = _build(per_sub[s], 0x6FA125EEULL);
-		int reps = per_sub[s] == 100 ? (quick ? 3 : 11)
-					     : (quick ? 7 : 21);
-		int block, side, i, k[SIDES] = { 0 };
-		double *ms[SIDES], med[SIDES] = { 0 }, diff = 0;
+		int reps = per_sub[s] == 100 ? (quick ? 3 : 5)
+					     : (quick ? 7 : 15);
+		double med[SIDES][9], rft[9], rlb[9], buf[15], diff = 0;
+		int round, side;
 
 		if (!t || (with_slurm && _build_slurm(t) < 0)) {
 			fprintf(stderr, "bench_fairshare: out of memory\n");
 			return 1;
 		}
-		for (side = 0; side < SIDES; side++)
-			if (!(ms[side] = malloc(3 * (size_t) reps *
-						sizeof(double))))
-				return 1;
 		/* untimed first passes: layouts, scratch memory, caches */
 		if (with_slurm && (diff = _factor_diff(t)) != 0) {
 			fprintf(stderr, "bench_fairshare: Slurm's Fair Tree "
 				"factors differ from ours by up to %g\n", diff);
 			return 1;
 		}
-		for (block = 0; block < 3; block++)
+		/*
+		 * A shared machine drifts between fast and slow states for
+		 * seconds at a time: each round times the three sides close
+		 * together, and the ratios are taken per round.
+		 */
+		for (round = 0; round < blocks; round++) {
 			for (side = 0; side < SIDES; side++) {
+				med[side][round] = 0;
 				if (side == SLURM && !with_slurm)
 					continue;
-				(void) _pass(t, side);
-				for (i = 0; i < reps; i++) {
-					double t0 = sb_bench_now();
-
-					if (_pass(t, side) < 0) {
-						perror("bench_fairshare");
-						return 1;
-					}
-					ms[side][k[side]++] =
-						(sb_bench_now() - t0) * 1e3;
+				med[side][round] = _block(t, side, reps, buf);
+				if (med[side][round] < 0) {
+					perror("bench_fairshare");
+					return 1;
 				}
 			}
-		for (side = 0; side < SIDES; side++) {
-			if (!k[side])
-				continue;
-			qsort(ms[side], (size_t) k[side], sizeof(double),
-			      _cmp_double);
-			med[side] = ms[side][k[side] / 2];
+			rft[round] = med[SLURM][round] / med[FAIR_TREE][round];
+			rlb[round] = med[SLURM][round] /
+				med[LEVEL_BASED][round];
 		}
 		if (with_slurm)
 			printf("%-8d %12.3f %12.3f %12.3f %8.1fx %8.1fx "
 			       "identical (max |diff| %g)\n",
-			       sb_assoc_tree_users(t), med[SLURM],
-			       med[FAIR_TREE], med[LEVEL_BASED],
-			       med[SLURM] / med[FAIR_TREE],
-			       med[SLURM] / med[LEVEL_BASED], diff);
+			       sb_assoc_tree_users(t),
+			       _median(med[SLURM], blocks),
+			       _median(med[FAIR_TREE], blocks),
+			       _median(med[LEVEL_BASED], blocks),
+			       _median(rft, blocks), _median(rlb, blocks),
+			       diff);
 		else
 			printf("%-8d %12s %12.3f %12.3f %9s %9s -\n",
-			       sb_assoc_tree_users(t), "-", med[FAIR_TREE],
-			       med[LEVEL_BASED], "-", "-");
-		for (side = 0; side < SIDES; side++)
-			free(ms[side]);
+			       sb_assoc_tree_users(t), "-",
+			       _median(med[FAIR_TREE], blocks),
+			       _median(med[LEVEL_BASED], blocks), "-", "-");
 		sb_bench_slurm_free();
 		sb_assoc_tree_destroy(t);
 	}
