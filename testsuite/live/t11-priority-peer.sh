@@ -64,33 +64,45 @@ USERS=$(seq -f 'sbpp%g' 0 14)
 for u in $USERS; do
 	id "$u" >/dev/null 2>&1 || useradd -M -N -s /bin/sh "$u"
 done
-_add() { sacctmgr -i add "$@" >/dev/null; }
-_add account pA Fairshare=40 && _add account pB Fairshare=60 &&
-_add account pZ Fairshare=0 && _add account pD Fairshare=10 &&
-_add account pA1 Parent=pA Fairshare=30 &&
-_add account pA2 Parent=pA Fairshare=10 &&
-_add account pAP Parent=pA Fairshare=parent &&
-_add account pB1 Parent=pB Fairshare=20 &&
-_add account pB11 Parent=pB1 Fairshare=5 &&
-_add account pB2 Parent=pB Fairshare=parent &&
-_add account pB21 Parent=pB2 Fairshare=10 &&
-_add user sbpp0 Account=root Fairshare=5 &&
-_add user sbpp1 Account=pA1 Fairshare=1 &&
-_add user sbpp2 Account=pA1 Fairshare=2 &&
-_add user sbpp3 Account=pA2 Fairshare=1 &&
-_add user sbpp4 Account=pA2 Fairshare=0 &&
-_add user sbpp5 Account=pAP Fairshare=parent &&
-_add user sbpp6 Account=pAP Fairshare=3 &&
-_add user sbpp7 Account=pB Fairshare=50 &&
-_add user sbpp1 Account=pB Fairshare=10 &&
-_add user sbpp8 Account=pB1 Fairshare=1 &&
-_add user sbpp9 Account=pB1 Fairshare=1 &&
-_add user sbpp10 Account=pB11 Fairshare=1 &&
-_add user sbpp11 Account=pB21 Fairshare=1 &&
-_add user sbpp12 Account=pZ Fairshare=1 &&
-_add user sbpp13 Account=pD Fairshare=1 &&
-_add user sbpp14 Account=pD Fairshare=1
-check "sacctmgr builds a tree of $(sacctmgr -n -P list assoc format=ID | wc -l) associations" test $? = 0
+TREE="account pA root 40
+account pB root 60
+account pZ root 0
+account pD root 10
+account pA1 pA 30
+account pA2 pA 10
+account pAP pA parent
+account pB1 pB 20
+account pB11 pB1 5
+account pB2 pB parent
+account pB21 pB2 10
+user sbpp0 root 5
+user sbpp1 pA1 1
+user sbpp2 pA1 2
+user sbpp3 pA2 1
+user sbpp4 pA2 0
+user sbpp5 pAP parent
+user sbpp6 pAP 3
+user sbpp7 pB 50
+user sbpp1 pB 10
+user sbpp8 pB1 1
+user sbpp9 pB1 1
+user sbpp10 pB11 1
+user sbpp11 pB21 1
+user sbpp12 pZ 1
+user sbpp13 pD 1
+user sbpp14 pD 1"
+_add_tree() {
+	local kind name above shares
+	while read -r kind name above shares; do
+		case $kind in
+		account) sacctmgr -i add account "$name" Parent="$above" Fairshare="$shares" ;;
+		user) sacctmgr -i add user "$name" Account="$above" Fairshare="$shares" ;;
+		esac >/dev/null || return 1
+	done <<<"$TREE"
+}
+_add_tree
+rc=$?
+check "sacctmgr builds a tree of $(sacctmgr -n -P list assoc format=ID | wc -l) associations" test $rc = 0
 
 cd "$SB_DIR/jobs"
 _can_submit() {

@@ -78,22 +78,30 @@ extern void bucket_conf_snapshot(bucket_conf_t *out, double *tres,
 }
 
 /*
- * Read PriorityParameters. At start-up (@starting) a bad string is fatal:
- * slurmctld refuses to start with one line naming key and value. On
- * reconfigure the old parameters are kept and the error is logged.
+ * A bad configuration, in one line @why: at start-up (@starting)
+ * slurmctld refuses to start; on reconfigure it is logged and the
+ * previous parameters are kept.
  */
+static void _bad_config(const char *why, bool starting)
+{
+	char canon[64];
+
+	if (starting)
+		fatal(BUCKET_PFX "%s", why);
+	error(BUCKET_PFX "%s; keeping %s", why,
+	      sb_priority_params_fmt(&bucket_conf.params, canon,
+				     sizeof(canon)) ?
+	      canon : "the previous parameters");
+}
+
+/* Read PriorityParameters (one line naming key and value if bad). */
 static int _read_params(sb_priority_params_t *out, bool starting)
 {
-	char err[SB_PRIO_ERR_MAX], canon[64];
+	char err[SB_PRIO_ERR_MAX];
 
 	if (sb_priority_params_parse(slurm_conf.priority_params, out, err,
 				     sizeof(err)) < 0) {
-		if (starting)
-			fatal(BUCKET_PFX "%s", err);
-		error(BUCKET_PFX "%s; keeping %s", err,
-		      sb_priority_params_fmt(&bucket_conf.params, canon,
-					     sizeof(canon)) ?
-		      canon : "the previous parameters");
+		_bad_config(err, starting);
 		return SLURM_ERROR;
 	}
 	return SLURM_SUCCESS;
@@ -133,12 +141,7 @@ static void _setup(bool starting)
 	params_ok = (_read_params(&params, starting) == SLURM_SUCCESS);
 	if (params_ok &&
 	    (why = _flags_problem(&params, slurm_conf.priority_flags))) {
-		if (starting)
-			fatal(BUCKET_PFX "%s", why);
-		error(BUCKET_PFX "%s; keeping %s", why,
-		      sb_priority_params_fmt(&bucket_conf.params, canon,
-					     sizeof(canon)) ?
-		      canon : "the previous parameters");
+		_bad_config(why, starting);
 		params_ok = false;
 	}
 	weight_tres = slurm_get_tres_weight_array(
