@@ -66,11 +66,13 @@ static void _usage(FILE *f)
 "FILE has one association a line, '|'-separated (blank lines and lines\n"
 "starting with '#' are ignored):\n"
 "  Account|Parent|User|Shares|RawUsage\n"
-"An account line leaves User and RawUsage empty and names its parent\n"
-"account in Parent (empty or 'root' for the top level). A user line names\n"
-"its account in Account, leaves Parent empty and gives RawUsage (a number\n"
-">= 0). Shares is an integer (0-%" PRIu32 ") or 'parent'. Accounts must be\n"
-"defined before they are used; root is implicit.\n"
+"An account line leaves User empty and names its parent account in Parent\n"
+"(empty or 'root' for the top level). A user line names its account in\n"
+"Account, leaves Parent empty and gives RawUsage (a number >= 0). Shares\n"
+"is an integer (0-%" PRIu32 ") or 'parent'. An account's RawUsage is what\n"
+"Slurm keeps on it (deleted users' usage included); left empty, it is the\n"
+"sum of its children's. Root is implicit; a line 'root||||RawUsage' gives\n"
+"its usage. Accounts must be defined before they are used.\n"
 "\n"
 "Output: Account|User|RawShares|NormShares|RawUsage|EffectvUsage|\n"
 "FairShare|LevelFS|FSRaw, one line per association, depth first from\n"
@@ -249,6 +251,7 @@ struct input {
 	const char *file;
 	int *line_of;		/* defining line of each association id */
 	int cap;
+	int root_line;		/* the line giving root's usage, 0 for none */
 };
 
 static int _bad(const struct input *in, int line, const char *field,
@@ -355,6 +358,36 @@ static int _parse_usage(const char *s, long double *out)
 	return 0;
 }
 
+/* RawUsage @tok of line @line into *@out; one message on error. */
+static int _usage_token(const struct input *in, int line, const char *tok,
+			long double *out)
+{
+	int rc = _parse_usage(tok, out);
+
+	if (rc == -1)
+		return _bad(in, line, "RawUsage", tok, "not a number >= 0 "
+			    "(digits, optional fraction)");
+	if (rc == -2)
+		return _bad(in, line, "RawUsage", tok, "too large");
+	return 0;
+}
+
+/* An account's or root's given RawUsage @tok. */
+static int _set_usage(sb_assoc_tree_t *t, struct input *in, int id,
+		      const char *tok, int line)
+{
+	long double usage;
+
+	if (_usage_token(in, line, tok, &usage) < 0)
+		return -1;
+	if (sb_assoc_tree_set_usage(t, id, usage) < 0) {
+		fprintf(stderr, PROG ": %s:%d: %s\n", in->file, line,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static int _parse_line(sb_assoc_tree_t *t, struct input *in, char *buf,
 		       int line)
 {
@@ -393,6 +426,18 @@ static int _parse_line(sb_assoc_tree_t *t, struct input *in, char *buf,
 
 	if ((why = _name_problem(f[0])))
 		return _bad(in, line, "Account", f[0], why);
+	if (!*f[2] && !strcmp(f[0], "root")) {
+		/* root's usage, as Slurm keeps it */
+		if (*f[1] || *f[3] || !*f[4])
+			return _bad(in, line, "Account", f[0],
+				    "root is implicit: its line may only "
+				    "give RawUsage (root||||RawUsage)");
+		if (in->root_line)
+			return _bad(in, line, "Account", f[0],
+				    "root's usage given twice");
+		in->root_line = line;
+		return _set_usage(t, in, SB_ASSOC_ROOT, f[4], line);
+	}
 	rc = _parse_shares(f[3], &shares);
 	if (rc == -1)
 		return _bad(in, line, "Shares", f[3],
@@ -403,13 +448,6 @@ static int _parse_line(sb_assoc_tree_t *t, struct input *in, char *buf,
 
 	if (!*f[2]) {
 		/* An account line. */
-		if (!strcmp(f[0], "root"))
-			return _bad(in, line, "Account", f[0],
-				    "root is implicit, do not list it");
-		if (*f[4])
-			return _bad(in, line, "RawUsage", f[4],
-				    "only users have usage (accounts sum "
-				    "their users)");
 		if (!*f[1]) {
 			parent = SB_ASSOC_ROOT;
 		} else if ((parent = sb_assoc_tree_find_account(t, f[1])) < 0) {
@@ -425,6 +463,9 @@ static int _parse_line(sb_assoc_tree_t *t, struct input *in, char *buf,
 			return -1;
 		}
 		id = sb_assoc_tree_add_account(t, parent, f[0], shares);
+		if (id >= 0 && *f[4] &&
+		    _set_usage(t, in, id, f[4], line) < 0)
+			return -1;
 	} else {
 		if ((why = _name_problem(f[2])))
 			return _bad(in, line, "User", f[2], why);
@@ -436,13 +477,8 @@ static int _parse_line(sb_assoc_tree_t *t, struct input *in, char *buf,
 			return _bad(in, line, "Account", f[0],
 				    "no such account (define accounts "
 				    "before use)");
-		rc = _parse_usage(f[4], &usage);
-		if (rc == -1)
-			return _bad(in, line, "RawUsage", f[4],
-				    "not a number >= 0 (digits, optional "
-				    "fraction)");
-		if (rc == -2)
-			return _bad(in, line, "RawUsage", f[4], "too large");
+		if (_usage_token(in, line, f[4], &usage) < 0)
+			return -1;
 		if ((id = sb_assoc_tree_find_user(t, acct, f[2])) >= 0) {
 			snprintf(cnt, sizeof(cnt), "%d", in->line_of[id]);
 			fprintf(stderr, PROG ": %s:%d: User '%s': already in "
@@ -687,27 +723,24 @@ static const char *_label(const sb_assoc_info_t *a)
 }
 
 /* The bits an association adds to its parent's raw value, as the level
- * value and its bucket; "-" below the last level. */
+ * value of its bucket (its level: one below its fs parent's). */
 static void _level_value(const sb_assoc_tree_t *t, const sb_assoc_info_t *a,
 			 int levels)
 {
-	sb_assoc_info_t p;
-	int width = 64 / levels, lvl;
+	sb_assoc_info_t f;
+	int width = 64 / levels, lvl = 0, sh;
 
-	sb_assoc_tree_get(t, a->parent, &p);
-	for (lvl = 0; lvl < levels; lvl++) {
-		int sh = sb_fairshare_level_shift(levels, lvl);
-		uint64_t mask = (UINT64_MAX >> (64 - width)) << sh;
-
-		if ((a->fs_raw & mask) && !(p.fs_raw & mask)) {
-			printf("  value %0*" PRIX64, (width + 3) / 4,
-			       (a->fs_raw & mask) >> sh);
-			break;
-		}
-	}
-	if (lvl == levels)
-		printf("  %s", a->shares == SB_SHARES_PARENT && !a->is_user
-		       ? "adds no bits" : "below the last level, adds no bits");
+	for (f = *a; f.fs_parent > SB_ASSOC_ROOT; lvl++)
+		sb_assoc_tree_get(t, f.fs_parent, &f);
+	sh = sb_fairshare_level_shift(levels, lvl);
+	if (a->shares == SB_SHARES_PARENT && !a->is_user)
+		printf("  adds no bits");
+	else if (sh < 0)
+		printf("  below the last level, adds no bits");
+	else
+		printf("  value %0*" PRIX64 "%s", (width + 3) / 4,
+		       (a->fs_raw >> sh) & (UINT64_MAX >> (64 - width)),
+		       a->shares ? "" : " (0 shares: last among its siblings)");
 	printf("  FSRaw %016" PRIX64, a->fs_raw);
 }
 
