@@ -23,6 +23,8 @@ static const struct {
 	  "compute and explain fair share for an association tree" },
 	{ "why", sbucket_why_main,
 	  "why a job of the running cluster waits or got its nodes" },
+	{ "chart", sbucket_chart_main,
+	  "draw jobs (sacct's or a backfill plan) as a node x time SVG" },
 };
 
 static void _usage(FILE *f)
