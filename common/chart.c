@@ -357,11 +357,40 @@ int64_t sb__chart_muldiv(int64_t a, int64_t b, int64_t d)
 	return (int64_t) ((2 * p + (uint64_t) d) / (2 * (uint64_t) d));
 }
 
+typedef struct {
+	int64_t s, e;
+} _iv_t;
+
+static int _iv_cmp(const void *pa, const void *pb)
+{
+	const _iv_t *a = pa, *b = pb;
+
+	return a->s < b->s ? -1 : a->s > b->s;
+}
+
+/* Length of the union of @n intervals sorted by start. O(n). */
+static int64_t _union(const _iv_t *iv, size_t n)
+{
+	int64_t len = 0, covered = INT64_MIN;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int64_t s = iv[i].s < covered ? covered : iv[i].s;
+
+		if (iv[i].e > s) {
+			len += iv[i].e - s;
+			covered = iv[i].e;
+		}
+	}
+	return len;
+}
+
 int sb_chart_stats(const sb_chart_t *c, sb_chart_stats_t *st)
 {
 	sb__chart_layout_t l;
-	size_t i;
-	int64_t covered = 0;
+	_iv_t *iv = NULL;
+	size_t i, from;
+	int rc = -1;
 
 	if (!c || !st) {
 		errno = EINVAL;
@@ -369,32 +398,41 @@ int sb_chart_stats(const sb_chart_t *c, sb_chart_stats_t *st)
 	}
 	if (sb__chart_layout(c, &l))
 		return -1;
+	if (!(iv = malloc(l.nboxes * sizeof(*iv))))
+		goto fail;
 	memset(st, 0, sizeof(*st));
 	st->jobs = c->njobs;
 	st->nodes = c->nnodes;
-	for (i = 0; i < c->njobs; i++)
-		st->open += c->jobs[i].end == SB_TIME_INFINITE;
 	st->t0 = l.t0;
 	st->t1 = l.t1;
 	st->makespan = l.t1 - l.t0;
-	/* Per row, boxes come by start: a union of intervals in one pass. */
+	/* Busy: the union of each row's boxes (they come by start). */
 	for (i = 0; i < l.nboxes; i++) {
 		const sb__chart_job_t *j = &c->jobs[l.boxes[i].job];
-		int64_t s = j->start, e = sb__chart_end(j, &l);
 
-		if (!i || l.boxes[i].row != l.boxes[i - 1].row)
-			covered = l.t0;
-		if (s < covered)
-			s = covered;
-		if (e > s) {
-			st->busy += e - s;
-			covered = e;
-		}
+		iv[i].s = j->start;
+		iv[i].e = sb__chart_end(j, &l);
 	}
+	for (i = 0, from = 0; i <= l.nboxes; i++)
+		if (i == l.nboxes || l.boxes[i].row != l.boxes[from].row) {
+			st->busy += _union(iv + from, i - from);
+			from = i;
+		}
+	/* Gaps: what the union of all jobs leaves of the axis. */
+	for (i = 0; i < c->njobs; i++) {
+		st->open += c->jobs[i].end == SB_TIME_INFINITE;
+		iv[i].s = c->jobs[i].start;
+		iv[i].e = sb__chart_end(&c->jobs[i], &l);
+	}
+	qsort(iv, c->njobs, sizeof(*iv), _iv_cmp);
+	st->gaps = st->makespan - _union(iv, c->njobs);
 	st->util_bp = sb__chart_muldiv(st->busy, 10000,
-			      (int64_t) st->nodes * st->makespan);
+				       (int64_t) st->nodes * st->makespan);
+	rc = 0;
+fail:
+	free(iv);
 	sb__chart_layout_fini(&l);
-	return 0;
+	return rc;
 }
 
 /* ---------------------------------------------------------------- */

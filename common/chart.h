@@ -34,7 +34,7 @@
  *              sb_chart_destroy      O(N + J)   NULL is fine
  *   content    sb_chart_add_node     O(log N + N) (sorted insert)
  *              sb_chart_add_job      O(n log N) for a job on n nodes
- *   results    sb_chart_stats        O(b log b + N)
+ *   results    sb_chart_stats        O(b log b + J log J + N)
  *              sb_chart_svg          O(b log b + k log k + N + L)
  *              sb_chart_fmt          O(b log b + N + L)
  *   invariant  sb_chart_check        O(N log N + b)
@@ -95,6 +95,8 @@ typedef struct {
 	size_t open;		/* jobs with an open end */
 	int64_t t0, t1;		/* the axis: earliest start, chart end */
 	int64_t makespan;	/* t1 - t0 */
+	/* Seconds of the makespan with no job running anywhere. */
+	int64_t gaps;
 	/* Node-seconds with at least one job, over every node (a node
 	 * shared by two jobs at once counts once). */
 	int64_t busy;

@@ -61,10 +61,12 @@ static void _usage(FILE *f)
 "                       called NAME, e.g. --unit=3600:h (default: elapsed\n"
 "                       time such as 1h30m)\n"
 "  --stats              print the chart's numbers instead of drawing it:\n"
-"                       Jobs|Nodes|Open|Makespan|Busy|Utilisation\n"
-"                       Makespan: seconds from the first start to the last\n"
-"                       end; Busy: node-seconds with a job; Utilisation:\n"
-"                       Busy / (Nodes x Makespan), in percent\n"
+"                       Jobs|Nodes|Open|Makespan|Gaps|Busy|Utilisation\n"
+"                       Open: jobs without an end; Makespan: seconds from\n"
+"                       the first start to the last end; Gaps: seconds of\n"
+"                       it with no job running; Busy: node-seconds with a\n"
+"                       job; Utilisation: Busy / (Nodes x Makespan), in\n"
+"                       percent\n"
 "  -h, --help           this text\n"
 "Exit status: 0, 1 for bad input (one error naming the line and value),\n"
 "2 for usage.\n");
@@ -430,10 +432,10 @@ static int _print_stats(const sb_chart_t *c)
 
 	if (sb_chart_stats(c, &st))
 		return -1;
-	printf("Jobs|Nodes|Open|Makespan|Busy|Utilisation\n");
-	printf("%zu|%zu|%zu|%" PRId64 "|%" PRId64 "|%" PRId64 ".%02" PRId64
-	       "\n", st.jobs, st.nodes, st.open, st.makespan, st.busy,
-	       st.util_bp / 100, st.util_bp % 100);
+	printf("Jobs|Nodes|Open|Makespan|Gaps|Busy|Utilisation\n");
+	printf("%zu|%zu|%zu|%" PRId64 "|%" PRId64 "|%" PRId64 "|%" PRId64
+	       ".%02" PRId64 "\n", st.jobs, st.nodes, st.open, st.makespan,
+	       st.gaps, st.busy, st.util_bp / 100, st.util_bp % 100);
 	return 0;
 }
 

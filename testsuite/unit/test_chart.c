@@ -205,6 +205,16 @@ START_TEST(test_lanes_and_open_end)
 	ck_assert_int_eq(st.makespan, 20);
 	ck_assert_int_eq(st.busy, 20 + 8);	/* n1 0-20, n2 12-20 */
 	ck_assert_int_eq(st.util_bp, 7000);
+	ck_assert_int_eq(st.gaps, 0);
+	sb_chart_destroy(c);
+
+	/* Nothing runs anywhere from 10 to 15. */
+	c = sb_chart_create();
+	_add(c, "a", NULL, 0, 10, "n1");
+	_add(c, "b", NULL, 15, 20, "n2");
+	ck_assert_int_eq(sb_chart_stats(c, &st), 0);
+	ck_assert_int_eq(st.gaps, 5);
+	ck_assert_int_eq(st.busy, 15);
 	sb_chart_destroy(c);
 }
 END_TEST
@@ -221,7 +231,7 @@ START_TEST(test_random_vs_oracle)
 		sb_chart_t *c = sb_chart_create();
 		int njobs = (int) sb_test_rng_range(&r, 1, 12), i;
 		int cover[NODES][T + 1] = { { 0 } };
-		int64_t t0 = INT64_MAX, t1 = INT64_MIN, busy = 0;
+		int64_t t0 = INT64_MAX, t1 = INT64_MIN, busy = 0, gaps = 0;
 		bool used[NODES] = { false };
 		sb__chart_layout_t l;
 		sb_chart_stats_t st;
@@ -309,9 +319,17 @@ START_TEST(test_random_vs_oracle)
 			ck_assert(found);
 			ck_assert_int_eq((int64_t) l.lanes[row], most);
 		}
+		for (i = 0; i < T + 1; i++) {
+			int m, any = 0;
+
+			for (m = 0; m < NODES; m++)
+				any |= cover[m][i] > 0;
+			gaps += i >= t0 && i < t1 && !any;
+		}
 		sb__chart_layout_fini(&l);
 		ck_assert_int_eq(sb_chart_stats(c, &st), 0);
 		ck_assert_uint_eq(st.nodes, nused);
+		ck_assert_int_eq(st.gaps, gaps);
 		ck_assert_int_eq(st.makespan, t1 - t0);
 		ck_assert_int_eq(st.busy, busy);
 		ck_assert_int_eq(st.util_bp, (busy * 20000 +
