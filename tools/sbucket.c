@@ -55,9 +55,21 @@ int main(int argc, char **argv)
 		       SB_SLURM_VERSION);
 		return SBUCKET_EXIT_OK;
 	}
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].fn(argc - 1, argv + 1);
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		int rc;
+
+		if (strcmp(argv[1], cmds[i].name))
+			continue;
+		rc = cmds[i].fn(argc - 1, argv + 1);
+		/* Output that could not be written (now, or line by line
+		 * before) is a failure too. */
+		if ((fflush(stdout) | ferror(stdout)) &&
+		    rc == SBUCKET_EXIT_OK) {
+			fprintf(stderr, "sbucket: cannot write the output\n");
+			rc = SBUCKET_EXIT_INPUT;
+		}
+		return rc;
+	}
 	fprintf(stderr, "sbucket: unknown command '%s'\n", argv[1]);
 	_usage(stderr);
 	return SBUCKET_EXIT_USAGE;

@@ -591,8 +591,6 @@ int sbucket_chart_main(int argc, char **argv)
 oom:
 	fprintf(stderr, "sbucket: out of memory\n");
 out:
-	if (fflush(stdout) && rc == SBUCKET_EXIT_OK)
-		rc = SBUCKET_EXIT_INPUT;
 	sb_chart_destroy(in.chart);
 	return rc;
 }

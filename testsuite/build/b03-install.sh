@@ -10,15 +10,7 @@
 set -u
 build=${SB_TOP_BUILDDIR:-.}
 libdir=${SB_SLURM_PLUGINDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
-n=0
-fail=0
-ok() { echo "ok $((n += 1)) - $1"; }
-notok() {
-	echo "not ok $((n += 1)) - $1"
-	shift
-	printf '#   %s\n' "$@"
-	fail=1
-}
+. "$(dirname "$0")/tap.inc"
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT

@@ -8,15 +8,7 @@
 set -u
 top=${SB_TOP_SRCDIR:-.}
 build=${SB_TOP_BUILDDIR:-.}
-n=0
-fail=0
-ok() { echo "ok $((n += 1)) - $1"; }
-notok() {
-	echo "not ok $((n += 1)) - $1"
-	shift
-	printf '#   %s\n' "$@"
-	fail=1
-}
+. "$(dirname "$0")/tap.inc"
 
 if ! git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
 	echo "skip $((n += 1)) - no git checkout to compare the tarball with"
