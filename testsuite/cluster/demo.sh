@@ -234,9 +234,10 @@ part_mix() {
 		printf '   %-45s %-9s %-13s %-12s %s\n' "$name" "$ms" "$run" "$util" "$sd"
 	done
 	cat <<EOF
-   jobs running: the makespan less the moments no job runs anywhere, the
-   hand-overs between jobs (up to a second each in Slurm: a job's
-   completion; at 1 h = $HOUR s a second is $((3600 / HOUR / 60)) minutes).
+   jobs running: the makespan less the moments no job runs anywhere (the
+   hand-overs between jobs). Slurm takes up to a second to hand nodes on
+   (a job's completion) and records times to the second; at 1 h = $HOUR s
+   a second is $((3600 / HOUR / 60)) minutes.
    utilisation: busy node-hours / (4 nodes x makespan). The textbook's own
    FCFS chart has 25 busy node-hours of 36, 69.4%: its 56.25% is the mean
    of each job's share of the cluster (50, 50, 25, 100%). Slurm's FIFO

@@ -1,7 +1,7 @@
 #!/bin/bash
 # t03-package - the Debian package: built (build-aux/build-deb --nocheck)
-# unless dist/ holds one newer than every source file, installed with
-# apt-get; a cluster that uses Slurm's own PluginDir alone (no override)
+# unless dist/ holds one newer than every source file, lintian-clean,
+# installed with apt-get; a cluster that uses Slurm's own PluginDir alone (no override)
 # then runs a job through select/bucket, priority/bucket and the SPANK
 # plugin as the package installed them; 'apt-get remove' leaves none of
 # the package's files behind. Nothing is touched when the machine already
@@ -75,9 +75,12 @@ _remove() {
 }
 trap 'rc=$?; sb_cluster_stop; _remove; (exit $rc); _sb_exit_trap' EXIT
 
-# apt's sandbox user must be able to read the file.
+# apt's sandbox user and lintian (which wants no root) must be able to
+# read the file.
 cp "$deb" "$SB_DIR/"
 chmod 0644 "$SB_DIR/$(basename "$deb")"
+check "lintian finds no error and no warning" runuser -u nobody -- \
+	env HOME=/tmp lintian --fail-on error,warning "$SB_DIR/$(basename "$deb")"
 installed=1
 check "apt-get installs it" sh -c "DEBIAN_FRONTEND=noninteractive apt-get -q -y \
 	-o DPkg::Lock::Timeout=300 install '$SB_DIR/$(basename "$deb")' \
