@@ -80,9 +80,9 @@ typedef struct {
 	/*
 	 * The axis unit: ticks at multiples of @unit seconds (1, 2, 5,
 	 * 10, 20, 50... units apart, at most 12 intervals), labelled
-	 * "<n><unit_name>" ("2h"). unit 0: seconds, ticks 1 s, 2 s, 5 s, 10 s, 15 s, 30 s,
-	 * 1, 2, 5, 10, 15, 30 min, 1, 2, 3, 6, 12 h, 1, 2, 5, 10... days
-	 * apart, labelled as "1h30m", "45s", "2d".
+	 * "<n><unit_name>" ("2h"). unit 0: seconds, ticks 1, 2, 5, 10,
+	 * 15, 30 s, 1, 2, 5, 10, 15, 30 min, 1, 2, 3, 6, 12 h, or 1, 2,
+	 * 5, 10... days apart, labelled as "1h30m", "45s", "2d".
 	 */
 	int64_t unit;
 	const char *unit_name;	/* NULL: "" */

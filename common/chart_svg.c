@@ -314,7 +314,8 @@ char *sb_chart_svg(const sb_chart_t *c, const sb_chart_opts_t *o)
 	sb_strbuf_add(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	sb_strbuf_addf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
 		       "width=\"%lld\" height=\"%lld\" "
-		       "viewBox=\"0 0 %lld %lld\" font-family=\"sans-serif\" font-size=\"12\">\n",
+		       "viewBox=\"0 0 %lld %lld\" "
+		       "font-family=\"sans-serif\" font-size=\"12\">\n",
 		       (long long) width, (long long) height,
 		       (long long) width, (long long) height);
 	sb_strbuf_add(&b, "<rect width=\"100%\" height=\"100%\" "
