@@ -17,12 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "chart.h"
-#include "civil_time.h"
 #include "hostlist_fmt.h"
 #include "sb_time.h"
 #include "sbucket.h"
+#include "slurm_text.h"
 #include "strbuf.h"
 
 #define PLAN_HEADER "JobId|Start|End|Nodes|Result"
@@ -43,9 +44,10 @@ static void _usage(FILE *f)
 "    a header line naming the columns, then one job a line, fields split\n"
 "    by '|'. JobID, NodeList, Start and End are required, User is used\n"
 "    when present, other columns are ignored. Start and End are\n"
-"    YYYY-MM-DDTHH:MM:SS. Jobs with Start Unknown or None, or NodeList\n"
-"    'None assigned', never ran and are left out; End Unknown is a job\n"
-"    still running (drawn to the chart's end, dashed).\n"
+"    YYYY-MM-DDTHH:MM:SS in local time, as sacct prints them. Jobs with\n"
+"    Start Unknown or None, or NodeList 'None assigned', never ran and\n"
+"    are left out; End Unknown is a job still running (drawn to the\n"
+"    chart's end, dashed).\n"
 "  or the plan of 'sbucket backfill' with its header line\n"
 "      " PLAN_HEADER "\n"
 "    (times in seconds; End 'inf' is an open end; 'never' jobs are left\n"
@@ -233,15 +235,17 @@ static int _plan_time(_in_t *in, const char *col, const char *s, int inf_ok,
 	return 0;
 }
 
+/* A time of sacct's (local time): 0, 1 for none ("Unknown", "None"...),
+ * -1 after an error. */
 static int _sacct_time(_in_t *in, const char *col, const char *s,
 		       int64_t *t)
 {
-	if (sb_civil_parse(s, t)) {
-		ERR(in, "%s: not a time: '%s' (want YYYY-MM-DDTHH:MM:SS)", col,
-		    s);
-		return -1;
-	}
-	return 0;
+	if (!sb_slurm_time(s, t))
+		return 0;
+	if (errno == ENOENT)
+		return 1;
+	ERR(in, "%s: not a time: '%s' (want YYYY-MM-DDTHH:MM:SS)", col, s);
+	return -1;
 }
 
 static int _strcmp_ptr(const void *a, const void *b)
@@ -268,7 +272,7 @@ static int _row(_in_t *in, char *line)
 	const char *job, *key, *start_s, *end_s, *nodes_s, *twice;
 	int64_t start, end;
 	size_t n = 0, i;
-	int nf, rc = -1;
+	int nf, got, rc = -1;
 
 	nf = _split(line, f);
 	if (nf != in->nfields) {
@@ -290,8 +294,7 @@ static int _row(_in_t *in, char *line)
 		job = f[in->c_job], nodes_s = f[in->c_nodes];
 		start_s = f[in->c_start], end_s = f[in->c_end];
 		key = in->by_user && in->c_user >= 0 ? f[in->c_user] : NULL;
-		if (!strcmp(nodes_s, "None assigned") ||
-		    !strcmp(start_s, "Unknown") || !strcmp(start_s, "None"))
+		if (!strcmp(nodes_s, "None assigned"))
 			return 0;
 		if (strchr(job, '.')) {
 			ERR(in, "JobID '%s' is a job step (run sacct with -X)",
@@ -307,14 +310,19 @@ static int _row(_in_t *in, char *line)
 		ERR(in, "%s: empty", in->plan ? "JobId" : "JobID");
 		return -1;
 	}
-	if (in->plan ? _plan_time(in, "Start", start_s, 0, &start) :
-	    _sacct_time(in, "Start", start_s, &start))
-		return -1;
-	if (!in->plan && !strcmp(end_s, "Unknown"))
-		end = SB_TIME_INFINITE;
-	else if (in->plan ? _plan_time(in, "End", end_s, 1, &end) :
-		 _sacct_time(in, "End", end_s, &end))
-		return -1;
+	if (in->plan) {
+		if (_plan_time(in, "Start", start_s, 0, &start) ||
+		    _plan_time(in, "End", end_s, 1, &end))
+			return -1;
+	} else {
+		/* No start: it never ran. No end: it still runs. */
+		if ((got = _sacct_time(in, "Start", start_s, &start)))
+			return got < 0 ? -1 : 0;
+		if ((got = _sacct_time(in, "End", end_s, &end)) < 0)
+			return -1;
+		if (got)
+			end = SB_TIME_INFINITE;
+	}
 	if (end < start) {
 		ERR(in, "End '%s' is before Start '%s'", end_s, start_s);
 		return -1;
@@ -439,21 +447,20 @@ static int _print_stats(const sb_chart_t *c)
 	return 0;
 }
 
-/* "t = 0 at 2026-11-23T10:24:48" (sacct) or "t = 0 at 0 s" (plan). */
+/* "t = 0 at 2026-11-23T10:24:48" (sacct, local time as it printed it)
+ * or "t = 0 at 0 s of the plan". */
 static char *_caption(const _in_t *in)
 {
 	sb_strbuf_t b = SB_STRBUF_INIT;
-	int64_t y, s = in->t0;
-	int mo, d;
+	time_t t0 = (time_t) in->t0;
+	struct tm tm;
+	char when[32];
 
 	if (in->plan) {
-		sb_strbuf_addf(&b, "t = 0 at %" PRId64 " s of the plan", s);
-	} else {
-		sb_civil_from_days(sb_civil_fdiv(s, 86400), &y, &mo, &d);
-		s -= sb_civil_fdiv(s, 86400) * 86400;
-		sb_strbuf_addf(&b, "t = 0 at %04" PRId64 "-%02d-%02dT%02d:"
-			       "%02d:%02d", y, mo, d, (int) (s / 3600),
-			       (int) (s / 60 % 60), (int) (s % 60));
+		sb_strbuf_addf(&b, "t = 0 at %" PRId64 " s of the plan", in->t0);
+	} else if (localtime_r(&t0, &tm) &&
+		   strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm)) {
+		sb_strbuf_addf(&b, "t = 0 at %s", when);
 	}
 	return sb_strbuf_finish(&b);
 }
