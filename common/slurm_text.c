@@ -5,7 +5,6 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #define _POSIX_C_SOURCE 200809L
-#define _XOPEN_SOURCE 700
 
 #include <ctype.h>
 #include <errno.h>
@@ -13,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "civil_time.h"
 #include "sb_time.h"
 #include "slurm_text.h"
 
@@ -226,7 +226,7 @@ int sb_config_line(char *line, char **key, char **value)
 int sb_slurm_time(const char *s, int64_t *t)
 {
 	struct tm tm;
-	const char *end;
+	int64_t civil, days, y;
 	time_t v;
 
 	if (!s || !t) {
@@ -238,12 +238,17 @@ int sb_slurm_time(const char *s, int64_t *t)
 		errno = ENOENT;
 		return -1;
 	}
-	memset(&tm, 0, sizeof(tm));
-	end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
-	if (!end || *end || !isdigit((unsigned char) s[0])) {
-		errno = EINVAL;
+	/* The grammar is civil_time's; the clock is the local one. */
+	if (sb_civil_parse(s, &civil))
 		return -1;
-	}
+	days = sb_civil_fdiv(civil, 86400);
+	memset(&tm, 0, sizeof(tm));
+	sb_civil_from_days(days, &y, &tm.tm_mon, &tm.tm_mday);
+	tm.tm_year = (int) (y - 1900);
+	tm.tm_mon--;
+	tm.tm_hour = (int) ((civil - days * 86400) / 3600);
+	tm.tm_min = (int) ((civil - days * 86400) / 60 % 60);
+	tm.tm_sec = (int) ((civil - days * 86400) % 60);
 	tm.tm_isdst = -1;
 	v = mktime(&tm);
 	if (v == (time_t) -1) {

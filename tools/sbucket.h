@@ -23,5 +23,6 @@ extern sbucket_cmd_f sbucket_place_main;
 extern sbucket_cmd_f sbucket_fairshare_main;
 extern sbucket_cmd_f sbucket_backfill_main;
 extern sbucket_cmd_f sbucket_why_main;
+extern sbucket_cmd_f sbucket_chart_main;
 
 #endif /* SBUCKET_H */

@@ -236,8 +236,6 @@ int sbucket_backfill_main(int argc, char **argv)
 oom:
 	fprintf(stderr, "sbucket: out of memory\n");
 out:
-	if (fflush(stdout) && rc == SBUCKET_EXIT_OK)
-		rc = SBUCKET_EXIT_INPUT;
 	free(buf);
 	if (jf)
 		fclose(jf);

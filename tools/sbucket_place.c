@@ -262,8 +262,6 @@ int sbucket_place_main(int argc, char **argv)
 		printf("JobId|Nodes|Path|Result\n");
 	rc = SBUCKET_EXIT_OK;
 out:
-	if (fflush(stdout) && rc == SBUCKET_EXIT_OK)
-		rc = SBUCKET_EXIT_INPUT;
 	free(buf);
 	if (jf)
 		fclose(jf);

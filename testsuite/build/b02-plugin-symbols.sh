@@ -12,15 +12,7 @@ set -u
 build=${SB_TOP_BUILDDIR:-.}
 libdir=${SB_SLURM_PLUGINDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
 ctld=$(readlink -f "$(command -v slurmctld || echo /usr/sbin/slurmctld)")
-n=0
-fail=0
-ok() { echo "ok $((n += 1)) - $1"; }
-notok() {
-	echo "not ok $((n += 1)) - $1"
-	shift
-	printf '#   %s\n' "$@"
-	fail=1
-}
+. "$(dirname "$0")/tap.inc"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
