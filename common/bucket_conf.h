@@ -69,6 +69,12 @@
  *   SB_BUCKET_CONF_ERRLEN bytes hold any message whose file name is
  *   shorter than 256 bytes; a smaller buffer gets it truncated.
  *
+ * Limits (so that a mistake costs one error line, never minutes or
+ * gigabytes in slurmctld or in every sbatch): the file is a regular
+ * file (a link to one is fine) of at most SB_BUCKET_CONF_BYTES_MAX
+ * bytes; it names at most SB_BUCKET_CONF_NODES_MAX nodes in all, counted
+ * from the hostlists before any name is made.
+ *
  * Use for a reconfigure: parse the new file into a new object; if that
  * fails, log the message and keep the old object (nothing is shared).
  *
@@ -96,6 +102,12 @@
 /* An error buffer of this size holds every message (see above). */
 #define SB_BUCKET_CONF_ERRLEN 1024
 
+/* The largest file sb_bucket_conf_load() reads (4 MiB). */
+#define SB_BUCKET_CONF_BYTES_MAX 4194304
+
+/* At most this many node names in one file (NodeName= lines together). */
+#define SB_BUCKET_CONF_NODES_MAX 1048576
+
 /* Speed of a node that bucket.conf does not name (node.h's default). */
 #define SB_BUCKET_CONF_DEFAULT_SPEED 1.0
 
@@ -110,9 +122,15 @@ typedef struct {
 
 /*
  * Read the file @path. Returns a new configuration, or NULL with errno
- *   EINVAL  bad content (the message in @err), or a NULL @path
+ *   EINVAL  bad content (the message in @err), a NULL @path, or @path
+ *           is not a regular file: "PATH: not a regular file (a FIFO)"
+ *           (a character device, ...); it is not read, a FIFO is not
+ *           even waited for
+ *   EFBIG   larger than SB_BUCKET_CONF_BYTES_MAX bytes: "PATH: larger
+ *           than 4194304 bytes" (checked before reading, and again
+ *           while reading, should the file grow)
  *   ENOMEM  out of memory
- *   any errno of fopen() or fread() (ENOENT, EACCES, EISDIR, EIO, ...);
+ *   any errno of open() or read() (ENOENT, EACCES, EISDIR, EIO, ...);
  *           the message is then "PATH: strerror"
  * @err (may be NULL) gets a NUL-terminated message of at most @errlen
  * bytes on failure and is left alone on success. A NUL byte in the file
