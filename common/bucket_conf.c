@@ -272,36 +272,16 @@ static const char *_policy_list(char *buf, size_t cap)
 }
 
 /*
- * A number as PRIORITYF writes coefficients: digits [. digits] or
- * . digits, then an optional exponent; no sign, no hex, no inf/nan
- * (strtod would take them all).
+ * A number as PRIORITYF writes coefficients, nothing after it: 0, -1
+ * (not a number) or -2 (out of range).
  */
 static int _number(const char *s, double *v)
 {
-	size_t p = 0, d = 0;
-	char *end;
+	size_t len;
 
-	while (isdigit((unsigned char) s[p]))
-		p++, d++;
-	if (s[p] == '.')
-		for (p++; isdigit((unsigned char) s[p]); p++)
-			d++;
-	if (!d)
-		return -1;
-	if (s[p] == 'e' || s[p] == 'E') {
-		p++;
-		if (s[p] == '+' || s[p] == '-')
-			p++;
-		if (!isdigit((unsigned char) s[p]))
-			return -1;
-		while (isdigit((unsigned char) s[p]))
-			p++;
-	}
-	if (s[p])
-		return -1;
-	errno = 0;
-	*v = strtod(s, &end);
-	return errno || !isfinite(*v) ? -2 : 0;
+	if (sb_priorityf_number(s, &len, v))
+		return len && errno == ERANGE ? -2 : -1;
+	return s[len] ? -1 : 0;
 }
 
 static int _set_policy(_state_t *st, size_t line, const char *shown,
@@ -989,14 +969,6 @@ const sb_bucket_conf_node_t *sb_bucket_conf_node_at(const sb_bucket_conf_t *c,
 
 /* ---- canonical form ---------------------------------------------------- */
 
-/* The shortest of %.15g and %.17g that reads back as @d. */
-static void _fmt_double(char *buf, size_t cap, double d)
-{
-	snprintf(buf, cap, "%.15g", d);
-	if (strtod(buf, NULL) != d)
-		snprintf(buf, cap, "%.17g", d);
-}
-
 static int _by_speed_name(const void *pa, const void *pb)
 {
 	const sb_bucket_conf_node_t *a = *(const sb_bucket_conf_node_t *
@@ -1013,7 +985,7 @@ char *sb_bucket_conf_fmt(const sb_bucket_conf_t *c)
 {
 	sb_strbuf_t b = SB_STRBUF_INIT;
 	const sb_bucket_conf_node_t **v = NULL;
-	char **names = NULL, *pf = NULL, *hl, num[40];
+	char **names = NULL, *pf = NULL, *hl, num[SB_PF_NUMBER_LEN];
 	unsigned rest;
 	size_t i, j, k;
 	int first = 1, kind;
@@ -1054,7 +1026,7 @@ char *sb_bucket_conf_fmt(const sb_bucket_conf_t *c)
 			names[k++] = (char *) v[j]->name;
 		if (!(hl = sb_hostlist_fmt(names, k)))
 			goto oom;
-		_fmt_double(num, sizeof(num), v[i]->speed);
+		sb_priorityf_number_fmt(num, sizeof(num), v[i]->speed);
 		sb_strbuf_addf(&b, "NodeName=%s Speed=%s\n", hl, num);
 		free(hl);
 	}
