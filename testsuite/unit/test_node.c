@@ -96,6 +96,63 @@ START_TEST(test_feature_expr)
 }
 END_TEST
 
+/*
+ * Nesting and length are bounded: the parser and the tree walks are
+ * recursive, and a jobs file line of a million '(' (or 'a&a&...')
+ * used to overflow the stack.
+ */
+START_TEST(test_feature_limits)
+{
+	size_t n = 1000000, i, pos;
+	char *s = malloc(2 * n + 2);
+	const char *msg;
+	sb_feat_expr_t *e;
+	sb_constraint_t *c;
+
+	ck_assert_ptr_nonnull(s);
+	/* At the limits: accepted. */
+	for (i = 0; i < SB_FEAT_DEPTH_MAX; i++)
+		s[i] = '(';
+	s[i++] = 'a';
+	for (; i < 2 * SB_FEAT_DEPTH_MAX + 1; i++)
+		s[i] = ')';
+	s[i] = '\0';
+	ck_assert_ptr_nonnull(e = sb_feat_expr_parse(s, NULL, NULL));
+	sb_feat_expr_free(e);
+	for (i = 0; i < 2 * SB_FEAT_TERMS_MAX - 1; i++)
+		s[i] = i % 2 ? '&' : 'a';
+	s[i] = '\0';
+	ck_assert_ptr_nonnull(e = sb_feat_expr_parse(s, NULL, NULL));
+	sb_feat_expr_free(e);
+	/* One more: refused where it goes over. */
+	s[i++] = '|';
+	s[i++] = 'b';
+	s[i] = '\0';
+	ck_assert_ptr_null(sb_feat_expr_parse(s, &pos, &msg));
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_uint_eq(pos, 2 * SB_FEAT_TERMS_MAX);
+	ck_assert_str_eq(msg, "too many feature names");
+	memset(s, '(', n);
+	s[n] = '\0';
+	ck_assert_ptr_null(sb_feat_expr_parse(s, &pos, &msg));
+	ck_assert_uint_eq(pos, SB_FEAT_DEPTH_MAX);
+	ck_assert_str_eq(msg, "parentheses nested too deeply");
+	for (i = 0; i < 2 * n - 1; i++)
+		s[i] = i % 2 ? '|' : 'a';
+	s[i] = '\0';
+	ck_assert_ptr_null(sb_feat_expr_parse(s, &pos, &msg));
+	s[0] = '[';
+	ck_assert_ptr_null(c = sb_constraint_parse(s, &pos, &msg));
+	ck_assert_int_eq(errno, EINVAL);
+	for (i = 0; i < 2 * n - 1; i++)
+		s[i] = i % 2 ? '&' : 'a';
+	s[1] = '*';
+	s[i] = '\0';
+	ck_assert_ptr_null(c = sb_constraint_parse(s, &pos, &msg));
+	free(s);
+}
+END_TEST
+
 START_TEST(test_constraint_forms)
 {
 	sb_constraint_t *c;
@@ -566,6 +623,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_feature_expr);
+	tcase_add_test(tc, test_feature_limits);
 	tcase_add_test(tc, test_constraint_forms);
 	tcase_add_test(tc, test_node_model);
 	tcase_add_test(tc, test_busy_random);
