@@ -933,6 +933,33 @@ int sb_bucket_conf_job_policy(const sb_bucket_conf_t *c, const char *name,
 			      NULL, NULL);
 }
 
+int sb_bucket_conf_job_option(const sb_bucket_conf_t *c, const char *path,
+			      const char *arg, char *err, size_t errlen)
+{
+	char list[256], shown[SB_SHOWN_BUF];
+	int k = arg ? _policy_kind(arg) : -1;
+
+	if (k < 0) {
+		if (err && errlen)
+			snprintf(err, errlen, SB_BUCKET_CONF_JOB_OPTION "=%s: "
+				 "unknown policy (expected one of %s)",
+				 sb_shown(shown, sizeof(shown), arg ? arg : ""),
+				 _policy_list(list, sizeof(list)));
+		errno = ENOENT;
+		return -1;
+	}
+	if (c && !sb_bucket_conf_job_allowed(c, (sb_policy_kind_t) k)) {
+		if (err && errlen)
+			snprintf(err, errlen, SB_BUCKET_CONF_JOB_OPTION "=%s: "
+				 "not allowed to jobs (AllowJobPolicies in "
+				 "%s)", sb_shown(shown, sizeof(shown), arg),
+				 path ? path : "bucket.conf");
+		errno = EPERM;
+		return -1;
+	}
+	return k;
+}
+
 const sb_bucket_conf_node_t *sb_bucket_conf_node(const sb_bucket_conf_t *c,
 						 const char *name)
 {

@@ -86,6 +86,7 @@
  *   sb_bucket_conf_priorityf        O(1)
  *   sb_bucket_conf_job_allowed      O(1)
  *   sb_bucket_conf_job_policy       O(P + len(PriorityF))
+ *   sb_bucket_conf_job_option       O(P)
  *   sb_bucket_conf_node             O(log N)  by name
  *   sb_bucket_conf_node_count / at  O(1)
  *   sb_bucket_conf_fmt              O(N log N)
@@ -185,6 +186,26 @@ bool sb_bucket_conf_job_allowed(const sb_bucket_conf_t *c,
  */
 int sb_bucket_conf_job_policy(const sb_bucket_conf_t *c, const char *name,
 			      sb_policy_t *out);
+
+/* The option of the SPANK plugin by which a job chooses its policy. */
+#define SB_BUCKET_CONF_JOB_OPTION "--bucket-policy"
+
+/*
+ * The value of a job's --bucket-policy=@arg, as the SPANK plugin checks
+ * it where the job is submitted: a policy name (case-insensitive) that
+ * @c allows to jobs. @c is NULL when bucket.conf cannot be read there:
+ * then any policy passes (slurmctld checks again with its own file).
+ * Returns the policy (a sb_policy_kind_t), or -1 with errno ENOENT (no
+ * such policy, or a NULL @arg) or EPERM (not allowed), and one line in
+ * @err (when not NULL; SB_BUCKET_CONF_ERRLEN bytes hold any) that names
+ * the option and the value as shown.h shows it, e.g.
+ *   --bucket-policy=FASTST: unknown policy (expected one of ...)
+ *   --bucket-policy=MINRESOURCE: not allowed to jobs (AllowJobPolicies
+ *   in @path)
+ * O(P).
+ */
+int sb_bucket_conf_job_option(const sb_bucket_conf_t *c, const char *path,
+			      const char *arg, char *err, size_t errlen);
 
 /*
  * The attributes of node @name (exact, case-sensitive, as Slurm node

@@ -517,6 +517,56 @@ START_TEST(test_load)
 END_TEST
 
 /*
+ * --bucket-policy as the SPANK plugin checks it: known names in any
+ * case, AllowJobPolicies when bucket.conf is at hand, any known name
+ * when it is not; one printable line naming option and value (issue
+ * 16, item 8: the value used to be echoed raw).
+ */
+START_TEST(test_job_option)
+{
+	char err[SB_BUCKET_CONF_ERRLEN];
+	sb_bucket_conf_t *c;
+
+	ck_assert_ptr_nonnull(c = sb_bucket_conf_parse(
+		"NodeAllocationPolicy=FIRSTAVAILABLE\n"
+		"AllowJobPolicies=FASTEST\n", NULL, err, sizeof(err)));
+	ck_assert_int_eq(sb_bucket_conf_job_option(c, "/etc/b.conf",
+						   "fastest", err, sizeof(err)),
+			 SB_POLICY_FASTEST);
+	ck_assert_int_eq(sb_bucket_conf_job_option(c, "/etc/b.conf",
+						   "FirstAvailable", err,
+						   sizeof(err)),
+			 SB_POLICY_FIRSTAVAILABLE);
+	errno = 0;
+	ck_assert_int_eq(sb_bucket_conf_job_option(c, "/etc/b.conf",
+						   "MINRESOURCE", err,
+						   sizeof(err)), -1);
+	ck_assert_int_eq(errno, EPERM);
+	ck_assert_str_eq(err, "--bucket-policy=MINRESOURCE: not allowed to "
+			 "jobs (AllowJobPolicies in /etc/b.conf)");
+	ck_assert_int_eq(sb_bucket_conf_job_option(NULL, NULL, "MINRESOURCE",
+						   err, sizeof(err)),
+			 SB_POLICY_MINRESOURCE);
+	errno = 0;
+	ck_assert_int_eq(sb_bucket_conf_job_option(c, "/etc/b.conf",
+						   "FAST\nEST\x1b", err,
+						   sizeof(err)), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_str_eq(err, "--bucket-policy=FAST?EST?: unknown policy "
+			 "(expected one of FIRSTAVAILABLE, LASTAVAILABLE, "
+			 "MINRESOURCE, CPULOAD, CONTIGUOUS, MAXBALANCE, "
+			 "FASTEST, PRIORITY)");
+	ck_assert_int_eq(sb_bucket_conf_job_option(NULL, NULL, "", err,
+						   sizeof(err)), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_int_eq(strncmp(err, "--bucket-policy=: unknown", 25), 0);
+	ck_assert_int_eq(sb_bucket_conf_job_option(NULL, NULL, NULL, NULL, 0),
+			 -1);
+	sb_bucket_conf_free(c);
+}
+END_TEST
+
+/*
  * Issue 16, item 1: what is not a regular file of sane size is refused
  * before it is read. A FIFO used to block in fopen() until a writer
  * came, a link to /dev/zero to be read until memory ran out, and a
@@ -777,6 +827,7 @@ int main(void)
 	tcase_add_test(tc, test_load);
 	tcase_add_test(tc, test_random);
 	tcase_add_test(tc, test_damage);
+	tcase_add_test(tc, test_job_option);
 	suite_add_tcase(s, tc);
 	/* What used to hang or eat memory: fail fast instead. */
 	tc = tcase_create("limits");
