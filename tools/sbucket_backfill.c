@@ -28,6 +28,9 @@
 #include "sbucket.h"
 #include "sbucket_place_input.h"
 #include "shown.h"
+
+/* Command-line text in a message, as shown.h shows input. */
+#define SHOWN(s) sb_shown(shown, sizeof(shown), s)
 #include "will_run.h"
 
 static void _usage(FILE *f)
@@ -109,6 +112,7 @@ int sbucket_backfill_main(int argc, char **argv)
 {
 	const char *policy = "FIRSTAVAILABLE", *priorityf = NULL;
 	const char *files[2], *msg = NULL;
+	char shown[SB_SHOWN_BUF];
 	int nfiles = 0, header = 1, i, rc = SBUCKET_EXIT_INPUT;
 	int64_t now = 0, *until = NULL;
 	sb_policy_t pol;
@@ -138,7 +142,7 @@ int sbucket_backfill_main(int argc, char **argv)
 			    v == INT64_MAX) {
 				fprintf(stderr, "sbucket backfill: --now: "
 					"not a time in seconds >= 0: '%s'\n",
-					a + 6);
+					SHOWN(a + 6));
 				return SBUCKET_EXIT_USAGE;
 			}
 			now = v;
@@ -146,13 +150,14 @@ int sbucket_backfill_main(int argc, char **argv)
 			header = 0;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "sbucket backfill: unknown option "
-				"'%s'\nTry 'sbucket backfill --help'.\n", a);
+				"'%s'\nTry 'sbucket backfill --help'.\n", SHOWN(a));
 			return SBUCKET_EXIT_USAGE;
 		} else if (nfiles < 2) {
 			files[nfiles++] = a;
 		} else {
 			fprintf(stderr, "sbucket backfill: too many arguments "
-				"('%s')\nTry 'sbucket backfill --help'.\n", a);
+				"('%s')\nTry 'sbucket backfill --help'.\n",
+				SHOWN(a));
 			return SBUCKET_EXIT_USAGE;
 		}
 	}
@@ -164,11 +169,11 @@ int sbucket_backfill_main(int argc, char **argv)
 	if (sb_policy_init(&pol, policy, priorityf, &errpos, &msg)) {
 		if (errno == ENOENT)
 			fprintf(stderr, "sbucket backfill: unknown policy "
-				"'%s'\n", policy);
+				"'%s'\n", SHOWN(policy));
 		else if (priorityf && msg && strstr(msg, "PRIORITYF") == NULL)
 			fprintf(stderr, "sbucket backfill: --priorityf: "
 				"column %zu: %s: '%s'\n", errpos + 1, msg,
-				priorityf + errpos);
+				SHOWN(priorityf + errpos));
 		else
 			fprintf(stderr, "sbucket backfill: %s\n", msg ? msg :
 				"bad policy");

@@ -169,6 +169,7 @@ static int _live_params(struct opts *o)
 
 static int _parse_opts(int argc, char **argv, struct opts *o)
 {
+	char shown[SB_SHOWN_BUF];
 	int i, missing;
 
 	memset(o, 0, sizeof(*o));
@@ -221,11 +222,12 @@ static int _parse_opts(int argc, char **argv, struct opts *o)
 		} else if (missing) {
 			return _usage_error(a, NULL, "needs a value");
 		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, PROG ": unknown option '%s'\n", a);
+			fprintf(stderr, PROG ": unknown option '%s'\n",
+				sb_shown(shown, sizeof(shown), a));
 			return _usage_error(NULL, NULL, NULL);
 		} else if (o->file) {
 			fprintf(stderr, PROG ": extra argument '%s' (one FILE "
-				"only)\n", a);
+				"only)\n", sb_shown(shown, sizeof(shown), a));
 			return _usage_error(NULL, NULL, NULL);
 		} else {
 			o->file = a;
@@ -367,7 +369,7 @@ static int _parse_usage(const char *s, long double *out)
 static int _parse_line(sb_assoc_tree_t *t, struct input *in, char *buf,
 		       int line)
 {
-	char *f[5], *p = buf, whole[80];
+	char *f[5], *p = buf, whole[80], a[SB_SHOWN_BUF], u[SB_SHOWN_BUF];
 	size_t wlen = 0;
 	int nf = 0, id, acct, parent;
 	uint32_t shares;
@@ -430,7 +432,7 @@ static int _parse_line(sb_assoc_tree_t *t, struct input *in, char *buf,
 			snprintf(cnt, sizeof(cnt), "%d", in->line_of[id]);
 			fprintf(stderr, PROG ": %s:%d: Account '%s': defined "
 				"twice (first on line %s)\n", in->file, line,
-				f[0], cnt);
+				sb_shown(a, sizeof(a), f[0]), cnt);
 			return -1;
 		}
 		id = sb_assoc_tree_add_account(t, parent, f[0], shares);
@@ -457,7 +459,8 @@ static int _parse_line(sb_assoc_tree_t *t, struct input *in, char *buf,
 			snprintf(cnt, sizeof(cnt), "%d", in->line_of[id]);
 			fprintf(stderr, PROG ": %s:%d: User '%s': already in "
 				"account '%s' (line %s)\n", in->file, line,
-				f[2], f[0], cnt);
+				sb_shown(u, sizeof(u), f[2]),
+				sb_shown(a, sizeof(a), f[0]), cnt);
 			return -1;
 		}
 		id = sb_assoc_tree_add_user(t, acct, f[2], shares, usage);

@@ -25,6 +25,9 @@
 #include "sbucket_place_input.h"
 #include "shown.h"
 
+/* Command-line text in a message, as shown.h shows input. */
+#define SHOWN(s) sb_shown(shown, sizeof(shown), s)
+
 static void _usage(FILE *f)
 {
 	fprintf(f,
@@ -128,6 +131,7 @@ int sbucket_place_main(int argc, char **argv)
 	const char *policy = NULL, *priorityf = NULL, *conf_path = NULL;
 	const char *files[2], *msg = NULL;
 	char err[SB_BUCKET_CONF_ERRLEN];
+	char shown[SB_SHOWN_BUF];
 	sb_bucket_conf_t *conf = NULL;
 	sb_path_t path = SB_PATH_AUTO;
 	int nfiles = 0, header = 1, i, rc = SBUCKET_EXIT_INPUT;
@@ -160,13 +164,14 @@ int sbucket_place_main(int argc, char **argv)
 			header = 0;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "sbucket place: unknown option '%s'\n"
-				"Try 'sbucket place --help'.\n", a);
+				"Try 'sbucket place --help'.\n", SHOWN(a));
 			return SBUCKET_EXIT_USAGE;
 		} else if (nfiles < 2) {
 			files[nfiles++] = a;
 		} else {
 			fprintf(stderr, "sbucket place: too many arguments "
-				"('%s')\nTry 'sbucket place --help'.\n", a);
+				"('%s')\nTry 'sbucket place --help'.\n",
+				SHOWN(a));
 			return SBUCKET_EXIT_USAGE;
 		}
 	}
@@ -198,11 +203,11 @@ int sbucket_place_main(int argc, char **argv)
 	} else if (sb_policy_init(&pol, policy, priorityf, &errpos, &msg)) {
 		if (errno == ENOENT)
 			fprintf(stderr, "sbucket place: unknown policy '%s'\n",
-				policy);
+				SHOWN(policy));
 		else if (priorityf && msg && strstr(msg, "PRIORITYF") == NULL)
 			fprintf(stderr, "sbucket place: --priorityf: column "
 				"%zu: %s: '%s'\n", errpos + 1, msg,
-				priorityf + errpos);
+				SHOWN(priorityf + errpos));
 		else
 			fprintf(stderr, "sbucket place: %s\n", msg ? msg :
 				"bad policy");

@@ -644,7 +644,7 @@ out:
 
 int sbp_parse_time(const char *s, int64_t *secs)
 {
-	unsigned long long v[4] = { 0 };
+	unsigned long long v[4] = { 0 }, t;
 	int nf = 0, days = 0;
 	const char *p = s;
 	char *end;
@@ -678,27 +678,19 @@ int sbp_parse_time(const char *s, int64_t *secs)
 			return -1;
 		p = end + 1;
 	}
-	if (days) {
-		/* D-H, D-H:M, D-H:M:S */
-		if (nf > 4)
-			return -1;
-		*secs = (int64_t) (v[0] * 86400 + v[1] * 3600 + v[2] * 60 +
-				   v[3]);
-		return 0;
-	}
-	switch (nf) {
-	case 1:		/* M */
-		*secs = (int64_t) v[0] * 60;
-		return 0;
-	case 2:		/* M:S */
-		*secs = (int64_t) (v[0] * 60 + v[1]);
-		return 0;
-	case 3:		/* H:M:S */
-		*secs = (int64_t) (v[0] * 3600 + v[1] * 60 + v[2]);
-		return 0;
-	default:
+	if (days)		/* D-H, D-H:M, D-H:M:S */
+		t = v[0] * 86400 + v[1] * 3600 + v[2] * 60 + v[3];
+	else if (nf == 1)	/* M */
+		t = v[0] * 60;
+	else if (nf == 2)	/* M:S */
+		t = v[0] * 60 + v[1];
+	else if (nf == 3)	/* H:M:S */
+		t = v[0] * 3600 + v[1] * 60 + v[2];
+	else
 		return -1;
-	}
+	/* As sbatch: a limit of zero is no limit. */
+	*secs = t ? (int64_t) t : SB_TIME_INFINITE;
+	return 0;
 }
 
 void sbp_job_fini(sbp_job_t *job)

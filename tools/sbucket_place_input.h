@@ -79,7 +79,11 @@ int sbp_read_jobs(const char *path, const sbp_cluster_t *cl,
 
 void sbp_jobs_fini(sbp_jobs_t *jobs);
 
-/* sbatch --time formats, in seconds (SB_TIME_INFINITE for UNLIMITED). */
+/*
+ * sbatch --time formats, in seconds: SB_TIME_INFINITE for UNLIMITED and,
+ * as sbatch has it, for a limit of zero. Each field is at most 10^9, so
+ * the sum never wraps. 0, or -1 for anything else.
+ */
 int sbp_parse_time(const char *s, int64_t *secs);
 
 #endif /* SBUCKET_PLACE_INPUT_H */
