@@ -61,6 +61,14 @@ void fuzz_check_message(const char *s);
 /* @s (@len bytes) is exactly one printable line ending in '\n'. */
 void fuzz_check_one_line(const char *s, size_t len);
 
+/*
+ * What an sbucket subcommand printed when it refused its input (exit
+ * status @rc): nothing on stdout; for SBUCKET_EXIT_INPUT one printable
+ * line "sbucket: ..." on stderr, for SBUCKET_EXIT_USAGE the error line
+ * and at most a hint line.
+ */
+void fuzz_check_refused(int rc, const fuzz_capture_t *c);
+
 /* How many lines (newlines) @s holds. */
 size_t fuzz_lines(const char *s, size_t len);
 

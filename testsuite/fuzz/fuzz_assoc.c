@@ -62,15 +62,8 @@ static void _run(char **argv, int argc, const char *text, size_t size,
 				FUZZ_CHECK(bars == 8);
 			}
 		}
-	} else if (rc == SBUCKET_EXIT_INPUT) {
-		FUZZ_CHECK(cap.outlen == 0);
-		fuzz_check_one_line(cap.err, cap.errlen);
-		FUZZ_CHECK(!strncmp(cap.err, "sbucket: ", 9));
 	} else {
-		FUZZ_CHECK(rc == SBUCKET_EXIT_USAGE);
-		FUZZ_CHECK(cap.outlen == 0);
-		FUZZ_CHECK(fuzz_lines(cap.err, cap.errlen) == 2);
-		fuzz_check_one_line(cap.err, strcspn(cap.err, "\n") + 1);
+		fuzz_check_refused(rc, &cap);
 	}
 	fuzz_capture_free(&cap);
 }

@@ -148,15 +148,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		_check_lines(cap.out, cap.outlen, backfill ? 4 : 3,
 			     backfill ? backfill_results : place_results,
 			     header);
-	} else if (rc == SBUCKET_EXIT_INPUT) {
-		FUZZ_CHECK(cap.outlen == 0);
-		fuzz_check_one_line(cap.err, cap.errlen);
-		FUZZ_CHECK(!strncmp(cap.err, "sbucket: ", 9));
 	} else {
-		FUZZ_CHECK(rc == SBUCKET_EXIT_USAGE);
-		FUZZ_CHECK(cap.outlen == 0);
-		FUZZ_CHECK(fuzz_lines(cap.err, cap.errlen) <= 2);
-		fuzz_check_one_line(cap.err, strcspn(cap.err, "\n") + 1);
+		fuzz_check_refused(rc, &cap);
 	}
 	fuzz_capture_free(&cap);
 	free(text);

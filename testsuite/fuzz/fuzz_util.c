@@ -14,6 +14,7 @@
 
 #include "fuzz.h"
 #include "hostlist_fmt.h"
+#include "sbucket.h"
 
 const char *fuzz_input_name;
 
@@ -104,6 +105,19 @@ void fuzz_check_one_line(const char *s, size_t len)
 {
 	FUZZ_CHECK(len > 1 && s[len - 1] == '\n');
 	FUZZ_CHECK(_printable(s, len - 1));
+}
+
+void fuzz_check_refused(int rc, const fuzz_capture_t *c)
+{
+	FUZZ_CHECK(rc == SBUCKET_EXIT_INPUT || rc == SBUCKET_EXIT_USAGE);
+	FUZZ_CHECK(c->outlen == 0);
+	if (rc == SBUCKET_EXIT_INPUT) {
+		fuzz_check_one_line(c->err, c->errlen);
+		FUZZ_CHECK(!strncmp(c->err, "sbucket: ", 9));
+	} else {
+		FUZZ_CHECK(fuzz_lines(c->err, c->errlen) <= 2);
+		fuzz_check_one_line(c->err, strcspn(c->err, "\n") + 1);
+	}
 }
 
 size_t fuzz_lines(const char *s, size_t len)
