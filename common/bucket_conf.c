@@ -780,7 +780,8 @@ sb_bucket_conf_t *sb_bucket_conf_load(const char *path, char *err,
 	 * Read to the end, but never more than one byte over the limit: a
 	 * file may grow after fstat().
 	 */
-	cap = (size_t) sb.st_size + 2;	/* a byte to see growth, the NUL */
+	/* One byte to see a file that grew, one for the NUL. */
+	cap = (size_t) sb.st_size + 2;
 	if (!(buf = malloc(cap)))
 		goto oom;
 	for (;;) {

@@ -142,7 +142,8 @@ int sb_priority_params_parse(const char *str, sb_priority_params_t *out,
 				       &n) < 0) {
 				_fail(err, errlen, "bad value '%s' for "
 				      "PriorityParameters key 'levels' (want "
-				      "an integer from %d to %d)", SHOWN(a, val),
+				      "an integer from %d to %d)",
+				      SHOWN(a, val),
 				      SB_FS_LEVELS_MIN, SB_FS_LEVELS_MAX);
 				goto fail;
 			}
@@ -158,7 +159,8 @@ int sb_priority_params_parse(const char *str, sb_priority_params_t *out,
 				       &n) < 0) {
 				_fail(err, errlen, "bad value '%s' for "
 				      "PriorityParameters key 'calc_period' "
-				      "(want seconds from 1 to %d)", SHOWN(a, val),
+				      "(want seconds from 1 to %d)",
+				      SHOWN(a, val),
 				      SB_PRIO_CALC_PERIOD_MAX);
 				goto fail;
 			}

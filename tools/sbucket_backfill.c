@@ -150,7 +150,8 @@ int sbucket_backfill_main(int argc, char **argv)
 			header = 0;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "sbucket backfill: unknown option "
-				"'%s'\nTry 'sbucket backfill --help'.\n", SHOWN(a));
+				"'%s'\nTry 'sbucket backfill --help'.\n",
+				SHOWN(a));
 			return SBUCKET_EXIT_USAGE;
 		} else if (nfiles < 2) {
 			files[nfiles++] = a;

@@ -49,9 +49,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_CHECK(cl.nodes[i].speed > 0);
 			FUZZ_CHECK(sbp_find_node(&cl, cl.nodes[i].name) ==
 				   (long) i);
-			FUZZ_CHECK(!i || strcmp(cl.nodes[cl.by_name[i - 1]].name,
-						cl.nodes[cl.by_name[i]].name)
-					 < 0);
+			FUZZ_CHECK(!i ||
+				   strcmp(cl.nodes[cl.by_name[i - 1]].name,
+					  cl.nodes[cl.by_name[i]].name) < 0);
 		}
 		FUZZ_CHECK(!cl.default_partition || cl.default_partition[0]);
 		sbp_cluster_fini(&cl);
