@@ -24,9 +24,12 @@
 #include "fairshare_tree.h"
 #include "sbucket.h"
 #include "sbucket_fairshare_live.h"
+#include "shown.h"
 
 #define PROG "sbucket"
 #define MAX_LINE 4096
+/* 2^64: sshare prints RawUsage as an unsigned 64-bit integer. */
+#define USAGE_LIMIT 18446744073709551616.0L
 
 enum { ALG_NONE, ALG_LEVEL, ALG_TREE, ALG_CLASSIC };
 
@@ -85,10 +88,13 @@ static void _usage(FILE *f)
  * message at all when @what is NULL: the caller printed it). */
 static int _usage_error(const char *opt, const char *arg, const char *what)
 {
+	char shown[SB_SHOWN_BUF];
+
 	if (!what)
 		;
 	else if (arg)
-		fprintf(stderr, PROG ": %s '%s': %s\n", opt, arg, what);
+		fprintf(stderr, PROG ": %s '%s': %s\n", opt,
+			sb_shown(shown, sizeof(shown), arg), what);
 	else if (opt)
 		fprintf(stderr, PROG ": %s %s\n", opt, what);
 	else
@@ -165,6 +171,7 @@ static int _live_params(struct opts *o)
 
 static int _parse_opts(int argc, char **argv, struct opts *o)
 {
+	char shown[SB_SHOWN_BUF];
 	int i, missing;
 
 	memset(o, 0, sizeof(*o));
@@ -217,11 +224,12 @@ static int _parse_opts(int argc, char **argv, struct opts *o)
 		} else if (missing) {
 			return _usage_error(a, NULL, "needs a value");
 		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, PROG ": unknown option '%s'\n", a);
+			fprintf(stderr, PROG ": unknown option '%s'\n",
+				sb_shown(shown, sizeof(shown), a));
 			return _usage_error(NULL, NULL, NULL);
 		} else if (o->file) {
 			fprintf(stderr, PROG ": extra argument '%s' (one FILE "
-				"only)\n", a);
+				"only)\n", sb_shown(shown, sizeof(shown), a));
 			return _usage_error(NULL, NULL, NULL);
 		} else {
 			o->file = a;
@@ -257,8 +265,10 @@ struct input {
 static int _bad(const struct input *in, int line, const char *field,
 		const char *token, const char *why)
 {
+	char shown[SB_SHOWN_BUF];
+
 	fprintf(stderr, PROG ": %s:%d: %s '%s': %s\n", in->file, line, field,
-		token, why);
+		sb_shown(shown, sizeof(shown), token), why);
 	return -1;
 }
 
@@ -352,7 +362,8 @@ static int _parse_usage(const char *s, long double *out)
 		return -1;
 	errno = 0;
 	v = strtold(s, &end);
-	if (errno || !isfinite(v))
+	/* sshare's RawUsage is a 64-bit integer: so is what we print. */
+	if (errno || !isfinite(v) || v >= USAGE_LIMIT)
 		return -2;
 	*out = v;
 	return 0;
@@ -368,7 +379,8 @@ static int _usage_token(const struct input *in, int line, const char *tok,
 		return _bad(in, line, "RawUsage", tok, "not a number >= 0 "
 			    "(digits, optional fraction)");
 	if (rc == -2)
-		return _bad(in, line, "RawUsage", tok, "too large");
+		return _bad(in, line, "RawUsage", tok, "too large (at most "
+			    "18446744073709551615)");
 	return 0;
 }
 
@@ -391,7 +403,8 @@ static int _set_usage(sb_assoc_tree_t *t, struct input *in, int id,
 static int _parse_line(sb_assoc_tree_t *t, struct input *in, char *buf,
 		       int line)
 {
-	char *f[5], *p = buf, whole[80];
+	char *f[5], *p = buf, whole[80], a[SB_SHOWN_BUF], u[SB_SHOWN_BUF];
+	size_t wlen = 0;
 	int nf = 0, id, acct, parent;
 	uint32_t shares;
 	long double usage = 0;
@@ -400,9 +413,8 @@ static int _parse_line(sb_assoc_tree_t *t, struct input *in, char *buf,
 	int rc;
 
 	/* Keep the line for the message, shortened if needed. */
-	snprintf(whole, sizeof(whole), "%s", buf);
-	if (strlen(buf) >= sizeof(whole))
-		memcpy(whole + sizeof(whole) - 4, "...", 4);
+	sb_shown_put(whole, sizeof(whole), &wlen, buf, SIZE_MAX,
+		     sizeof(whole) - 4);
 	for (;;) {
 		char *bar = strchr(p, '|');
 
@@ -459,7 +471,7 @@ static int _parse_line(sb_assoc_tree_t *t, struct input *in, char *buf,
 			snprintf(cnt, sizeof(cnt), "%d", in->line_of[id]);
 			fprintf(stderr, PROG ": %s:%d: Account '%s': defined "
 				"twice (first on line %s)\n", in->file, line,
-				f[0], cnt);
+				sb_shown(a, sizeof(a), f[0]), cnt);
 			return -1;
 		}
 		id = sb_assoc_tree_add_account(t, parent, f[0], shares);
@@ -483,7 +495,8 @@ static int _parse_line(sb_assoc_tree_t *t, struct input *in, char *buf,
 			snprintf(cnt, sizeof(cnt), "%d", in->line_of[id]);
 			fprintf(stderr, PROG ": %s:%d: User '%s': already in "
 				"account '%s' (line %s)\n", in->file, line,
-				f[2], f[0], cnt);
+				sb_shown(u, sizeof(u), f[2]),
+				sb_shown(a, sizeof(a), f[0]), cnt);
 			return -1;
 		}
 		id = sb_assoc_tree_add_user(t, acct, f[2], shares, usage);
@@ -498,7 +511,9 @@ static int _parse_line(sb_assoc_tree_t *t, struct input *in, char *buf,
 
 static int _read_tree(sb_assoc_tree_t *t, struct input *in)
 {
-	char buf[MAX_LINE + 2];
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t len;
 	FILE *f;
 	int line = 0, rc = 0;
 
@@ -513,12 +528,12 @@ static int _read_tree(sb_assoc_tree_t *t, struct input *in)
 		fprintf(stderr, PROG ": %s: %s\n", in->file, strerror(errno));
 		return -1;
 	}
-	while (fgets(buf, sizeof(buf), f)) {
-		size_t len = strlen(buf);
+	while ((len = sbucket_getline(f, &buf, &cap, in->file,
+				      (size_t) line + 1)) >= 0) {
 		char *s;
 
 		line++;
-		if (len > MAX_LINE && buf[len - 1] != '\n') {
+		if (len - (buf[len - 1] == '\n') > MAX_LINE) {
 			fprintf(stderr, PROG ": %s:%d: line longer than %d "
 				"bytes\n", in->file, line, MAX_LINE);
 			rc = -1;
@@ -532,12 +547,15 @@ static int _read_tree(sb_assoc_tree_t *t, struct input *in)
 			break;
 		}
 	}
+	if (len == -2)
+		rc = -1;
 	if (!rc && ferror(f)) {
 		fprintf(stderr, PROG ": %s: read error\n", in->file);
 		rc = -1;
 	}
 	if (f != stdin)
 		fclose(f);
+	free(buf);
 	return rc;
 }
 
@@ -971,6 +989,9 @@ static int _explain(const sb_assoc_tree_t *t, const char *spec, int alg,
 			return _usage_error("--explain", u,
 					    "no such user association");
 	}
+	if (n == 2 && ids[0] == ids[1])
+		return _usage_error("--explain", spec, "the same user "
+				    "association twice");
 	if (n == 2 && pair_only) {
 		_explain_pair(t, ids[0], ids[1], alg, levels);
 		return 0;
@@ -1016,6 +1037,7 @@ int sbucket_fairshare_live_decide(const char *pair)
 static int _run(struct opts o)
 {
 	struct input in;
+	sb_assoc_info_t root;
 	sb_assoc_tree_t *t = NULL;
 	int rc, ret = SBUCKET_EXIT_INPUT;
 
@@ -1041,6 +1063,14 @@ static int _run(struct opts o)
 		else
 			fprintf(stderr, PROG ": %s: %s\n", in.file,
 				strerror(errno));
+		goto out;
+	}
+	/* Root has the sum of all: no account's usage is larger. */
+	sb_assoc_tree_get(t, SB_ASSOC_ROOT, &root);
+	if (root.usage_raw >= USAGE_LIMIT) {
+		fprintf(stderr, PROG ": %s: RawUsage adds up beyond "
+			"18446744073709551615 (sshare's 64-bit integer)\n",
+			in.file);
 		goto out;
 	}
 	if (o.explain)

@@ -15,8 +15,6 @@
  *
  * Public SPANK API only (slurm/spank.h), plus common/.
  */
-#include <ctype.h>
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +27,7 @@
 
 SPANK_PLUGIN(bucket, 1);
 
-#define OPT "--bucket-policy"
+#define OPT SB_BUCKET_CONF_JOB_OPTION
 #define POLICY_MAX 32
 
 static char policy[POLICY_MAX] = "";
@@ -50,52 +48,26 @@ static void _conf_path(char *buf, size_t len)
 			 conf);
 }
 
-static int _known(const char *name, sb_policy_kind_t *kind)
-{
-	int k;
-
-	for (k = 0; k < SB_POLICY_COUNT; k++)
-		if (!strcasecmp(name, sb_policy_name((sb_policy_kind_t) k))) {
-			*kind = (sb_policy_kind_t) k;
-			return 1;
-		}
-	return 0;
-}
-
 static int _opt_cb(int val, const char *optarg, int remote)
 {
-	char path[PATH_MAX], err[SB_BUCKET_CONF_ERRLEN], list[256] = "";
-	sb_bucket_conf_t *c;
-	sb_policy_kind_t kind;
-	int k;
+	char path[PATH_MAX], err[SB_BUCKET_CONF_ERRLEN];
+	sb_bucket_conf_t *c = NULL;
+	int kind;
 
-	if (!optarg || !*optarg || strlen(optarg) >= POLICY_MAX ||
-	    !_known(optarg, &kind)) {
-		for (k = 0; k < SB_POLICY_COUNT; k++)
-			snprintf(list + strlen(list), sizeof(list) -
-				 strlen(list), "%s%s", k ? ", " : "",
-				 sb_policy_name((sb_policy_kind_t) k));
-		slurm_error(OPT "=%s: unknown policy (expected one of %s)",
-			    optarg ? optarg : "", list);
-		return -1;
-	}
+	/* Unreadable here (or in the job's step): slurmctld decides. */
+	path[0] = '\0';
 	if (!remote) {
 		_conf_path(path, sizeof(path));
-		if ((c = sb_bucket_conf_load(path, err, sizeof(err)))) {
-			int ok = sb_bucket_conf_job_allowed(c, kind);
-
-			sb_bucket_conf_free(c);
-			if (!ok) {
-				slurm_error(OPT "=%s: not allowed to jobs "
-					    "(AllowJobPolicies in %s)",
-					    optarg, path);
-				return -1;
-			}
-		}
-		/* unreadable here: slurmctld decides */
+		c = sb_bucket_conf_load(path, err, sizeof(err));
+	}
+	kind = sb_bucket_conf_job_option(c, path, optarg, err, sizeof(err));
+	sb_bucket_conf_free(c);
+	if (kind < 0) {
+		slurm_error("%s", err);
+		return -1;
 	}
 	snprintf(policy, sizeof(policy), "%s",
-		 sb_policy_name(kind));
+		 sb_policy_name((sb_policy_kind_t) kind));
 	return 0;
 }
 
