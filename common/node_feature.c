@@ -49,6 +49,15 @@ static int _name_char(char c)
 	return c && (isalnum((unsigned char) c) || strchr("_-.:/+@", c));
 }
 
+size_t sb_feat_name_len(const char *s)
+{
+	size_t n = 0;
+
+	while (s && _name_char(s[n]))
+		n++;
+	return n;
+}
+
 void sb_feat_expr_free(sb_feat_expr_t *e)
 {
 	if (!e)

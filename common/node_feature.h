@@ -84,6 +84,12 @@ sb_feat_expr_t *sb_feat_expr_dup(const sb_feat_expr_t *e);
 void sb_feat_expr_free(sb_feat_expr_t *e);
 
 /*
+ * Length of the feature name @s starts with (letters, digits and
+ * "_-.:/+@"; 0 when it starts with anything else or is NULL). O(len).
+ */
+size_t sb_feat_name_len(const char *s);
+
+/*
  * Canonical text with minimal parentheses ("a&(b|c)"); a string to
  * free(), or NULL with errno ENOMEM (EINVAL for a NULL expression).
  */

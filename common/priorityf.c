@@ -16,12 +16,12 @@
 
 static const char *const _names[SB_PF_NCOMP] = {
 	"CPROCS", "CMEM", "CDISK", "APROCS", "AMEM", "ADISK",
-	"SPEED", "LOAD", "JOBCOUNT", "WEIGHT",
+	"SPEED", "LOAD", "JOBCOUNT", "WEIGHT", "PREF",
 };
 
 /* Maui components with nothing to read in Slurm. */
 static const char *const _maui_only[] = {
-	"ASWAP", "CSWAP", "USAGE", "PREF", "RESAFFINITY", "PRIORITY",
+	"ASWAP", "CSWAP", "USAGE", "RESAFFINITY", "PRIORITY",
 };
 
 static int _word_is(const char *s, size_t len, const char *name)
@@ -218,7 +218,8 @@ static double _clamp(double v)
 	return v > DBL_MAX ? DBL_MAX : v < -DBL_MAX ? -DBL_MAX : v;
 }
 
-double sb_priorityf_eval(const sb_priorityf_t *pf, const sb_node_t *n)
+double sb_priorityf_eval(const sb_priorityf_t *pf, const sb_node_t *n,
+			 uint32_t pref)
 {
 	double v[SB_PF_NCOMP], sum = 0;
 	int avail = sb_node_usable(n) && !n->run_jobs;
@@ -234,6 +235,7 @@ double sb_priorityf_eval(const sb_priorityf_t *pf, const sb_node_t *n)
 	v[SB_PF_LOAD] = n->load;
 	v[SB_PF_JOBCOUNT] = n->run_jobs;
 	v[SB_PF_WEIGHT] = n->weight;
+	v[SB_PF_PREF] = pref;
 	/*
 	 * Saturating: a large coefficient times a large value stops at
 	 * +-DBL_MAX, and so does the sum, so every node gets a number and
@@ -257,6 +259,11 @@ bool sb_priorityf_static(const sb_priorityf_t *pf)
 bool sb_priorityf_uses_weight(const sb_priorityf_t *pf)
 {
 	return pf->used & (1u << SB_PF_WEIGHT);
+}
+
+bool sb_priorityf_uses_pref(const sb_priorityf_t *pf)
+{
+	return pf->used & (1u << SB_PF_PREF);
 }
 
 char *sb_priorityf_fmt(const sb_priorityf_t *pf)

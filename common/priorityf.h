@@ -19,10 +19,12 @@
  *   CDISK    TmpDisk (MB)             ADISK    tmp disk available now (MB)
  *   SPEED    node Speed               LOAD     1-minute load
  *   JOBCOUNT running jobs             WEIGHT   Slurm node Weight
+ *   PREF     how many of the job's preferred features (--bucket-prefer)
+ *            the node has
  *
  * "Available now" is the configured amount on a node a job can start on
  * (whole-node model) and 0 on any other. Maui's ASWAP, CSWAP, USAGE,
- * PREF, RESAFFINITY and PRIORITY have no Slurm source and are rejected
+ * RESAFFINITY and PRIORITY have no Slurm source and are rejected
  * with a message saying so (Maui silently ignores unknown words; we do
  * not guess). A component written twice adds up (Maui overwrites: a
  * quirk, not documented). A number with no component is an error, and
@@ -45,6 +47,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "node.h"
 
@@ -52,6 +55,7 @@ typedef enum {
 	SB_PF_CPROCS, SB_PF_CMEM, SB_PF_CDISK,
 	SB_PF_APROCS, SB_PF_AMEM, SB_PF_ADISK,
 	SB_PF_SPEED, SB_PF_LOAD, SB_PF_JOBCOUNT, SB_PF_WEIGHT,
+	SB_PF_PREF,
 	SB_PF_NCOMP
 } sb_pf_comp_t;
 
@@ -76,17 +80,23 @@ int sb_priorityf_parse(const char *s, sb_priorityf_t *pf, size_t *errpos,
 		       const char **errmsg);
 
 /*
- * The priority of node @n (higher is allocated first): finite, never
- * NaN. A term or sum beyond the range of a double stops at +-DBL_MAX.
+ * The priority of node @n (higher is allocated first) for a job that
+ * prefers @pref of its features (sb_request_pref()): finite, never NaN.
+ * A term or sum beyond the range of a double stops at +-DBL_MAX.
  */
-double sb_priorityf_eval(const sb_priorityf_t *pf, const sb_node_t *n);
+double sb_priorityf_eval(const sb_priorityf_t *pf, const sb_node_t *n,
+			 uint32_t pref);
 
 /* true if only static components appear (CPROCS, CMEM, CDISK, SPEED,
- * WEIGHT): then the value is a property of the node's signature. */
+ * WEIGHT, PREF): then, for one job, the value is a property of the
+ * node's signature (features are part of it). */
 bool sb_priorityf_static(const sb_priorityf_t *pf);
 
 /* true if WEIGHT appears (the expression then replaces Weight order). */
 bool sb_priorityf_uses_weight(const sb_priorityf_t *pf);
+
+/* true if PREF appears (the expression then weighs preferences). */
+bool sb_priorityf_uses_pref(const sb_priorityf_t *pf);
 
 /*
  * Canonical form "6*LOAD-0.01*CMEM-JOBCOUNT" (component order), which

@@ -35,7 +35,7 @@ static void _eval(const sb_priorityf_t *pf)
 		n.load = i == 3 ? big : 0.5;
 		n.run_jobs = i & 1 ? 3 : 0;
 		n.weight = i == 2 ? UINT32_MAX : 1;
-		FUZZ_CHECK(isfinite(sb_priorityf_eval(pf, &n)));
+		FUZZ_CHECK(isfinite(sb_priorityf_eval(pf, &n, 0)));
 		sb_node_fini(&n);
 	}
 }

@@ -354,6 +354,64 @@ START_TEST(test_busy_random)
 }
 END_TEST
 
+/* Issue 18: preferred features, their list syntax and the PREF count. */
+START_TEST(test_prefer)
+{
+	static const struct {
+		const char *in;
+		size_t pos;
+	} bad[] = {
+		{ "", 0 }, { ",", 0 }, { "fast,", 5 }, { "fast,,ssd", 5 },
+		{ "fast ssd", 4 }, { "fa$t", 2 }, { "a|b", 1 },
+	};
+	sb_request_t r;
+	sb_node_t n;
+	size_t i, pos;
+	char list[SB_MAX_PREFER * 4 + 8];
+
+	sb_request_init(&r);
+	ck_assert_int_eq(sb_request_add_prefer_list(&r, "ssd,fast,ssd", &pos),
+			 0);
+	ck_assert_uint_eq(r.nprefer, 2);
+	ck_assert_str_eq(r.prefer[0], "fast");
+	ck_assert_str_eq(r.prefer[1], "ssd");
+	ck_assert_ptr_nonnull(sb_request_add_chunk(&r, 1));
+	ck_assert_int_eq(sb_request_check(&r, 0), 0);
+	sb_node_init(&n, 0, "n0");
+	ck_assert_uint_eq(sb_request_pref(&r, &n), 0);
+	sb_node_add_feature(&n, "ssd");
+	sb_node_add_feature(&n, "gpu");
+	ck_assert_uint_eq(sb_request_pref(&r, &n), 1);
+	sb_node_add_feature(&n, "fast");
+	ck_assert_uint_eq(sb_request_pref(&r, &n), 2);
+	sb_node_fini(&n);
+	sb_request_fini(&r);
+	ck_assert_uint_eq(r.nprefer, 0);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		sb_request_init(&r);
+		pos = 99;
+		errno = 0;
+		ck_assert_int_eq(sb_request_add_prefer_list(&r, bad[i].in,
+							    &pos), -1);
+		ck_assert_int_eq(errno, EINVAL);
+		ck_assert_msg(pos == bad[i].pos, "'%s': pos %zu want %zu",
+			      bad[i].in, pos, bad[i].pos);
+		sb_request_fini(&r);
+	}
+	/* SB_MAX_PREFER names, and one more */
+	list[0] = '\0';
+	for (i = 0; i <= SB_MAX_PREFER; i++)
+		sprintf(list + strlen(list), "%sf%zu", i ? "," : "", i);
+	sb_request_init(&r);
+	errno = 0;
+	ck_assert_int_eq(sb_request_add_prefer_list(&r, list, NULL), -1);
+	ck_assert_int_eq(errno, E2BIG);
+	ck_assert_uint_eq(r.nprefer, SB_MAX_PREFER);
+	sb_request_fini(&r);
+}
+END_TEST
+
 START_TEST(test_chunk_match)
 {
 	sb_node_t n;
@@ -627,6 +685,7 @@ int main(void)
 	tcase_add_test(tc, test_constraint_forms);
 	tcase_add_test(tc, test_node_model);
 	tcase_add_test(tc, test_busy_random);
+	tcase_add_test(tc, test_prefer);
 	tcase_add_test(tc, test_chunk_match);
 	tcase_add_test(tc, test_signature);
 	tcase_add_test(tc, test_hostlist);

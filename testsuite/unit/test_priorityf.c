@@ -76,12 +76,10 @@ START_TEST(test_parse_errors)
 	} bad[] = {
 		{ "", 0, "empty expression", EINVAL },
 		{ "   ", 3, "empty expression", EINVAL },
-		/* Maui docs, example 2 and the PREF example. */
+		/* Maui docs, example 2 (PREF is ours since issue 18). */
 		{ "-LOAD - 5*USAGE", 10, "Maui component with no Slurm "
 		  "equivalent", EINVAL },
 		{ "PRIORITY + APROCS", 0, "Maui component with no Slurm "
-		  "equivalent", EINVAL },
-		{ "5 * PREF - LOAD", 4, "Maui component with no Slurm "
 		  "equivalent", EINVAL },
 		{ "LOAD +", 6, "expected a component at the end", EINVAL },
 		{ "LOAD CMEM", 5, "expected '+' or '-' between terms",
@@ -144,18 +142,28 @@ START_TEST(test_eval)
 	n.speed = 2;
 	n.weight = 3;
 	sb_priorityf_parse("10*APROCS-LOAD-JOBCOUNT", &pf, NULL, NULL);
-	ck_assert(sb_priorityf_eval(&pf, &n) == 40 - 1.5);
+	ck_assert(sb_priorityf_eval(&pf, &n, 0) == 40 - 1.5);
 	/* Allocated: nothing is available now. */
 	n.state = SB_NODE_ALLOCATED;
 	n.run_jobs = 2;
-	ck_assert(sb_priorityf_eval(&pf, &n) == -1.5 - 2);
+	ck_assert(sb_priorityf_eval(&pf, &n, 0) == -1.5 - 2);
 	sb_priorityf_parse("CPROCS+CMEM+CDISK+AMEM+ADISK+SPEED+WEIGHT", &pf,
 			   NULL, NULL);
-	ck_assert(sb_priorityf_eval(&pf, &n) == 4 + 8000 + 100 + 2 + 3);
+	ck_assert(sb_priorityf_eval(&pf, &n, 0) == 4 + 8000 + 100 + 2 + 3);
 	n.state = SB_NODE_IDLE;
 	n.run_jobs = 0;
-	ck_assert(sb_priorityf_eval(&pf, &n) ==
+	ck_assert(sb_priorityf_eval(&pf, &n, 0) ==
 		  4 + 8000 + 100 + 8000 + 100 + 2 + 3);
+	/* Maui's PREF example: 5 * PREF - LOAD */
+	ck_assert_int_eq(sb_priorityf_parse("5 * PREF - LOAD", &pf, NULL,
+					    NULL), 0);
+	ck_assert(sb_priorityf_uses_pref(&pf));
+	ck_assert(!sb_priorityf_static(&pf));	/* LOAD */
+	ck_assert(sb_priorityf_eval(&pf, &n, 0) == -1.5);
+	ck_assert(sb_priorityf_eval(&pf, &n, 2) == 10 - 1.5);
+	sb_priorityf_parse("PREF+WEIGHT", &pf, NULL, NULL);
+	ck_assert(sb_priorityf_static(&pf));
+	ck_assert(sb_priorityf_uses_pref(&pf));
 	sb_node_fini(&n);
 }
 END_TEST
@@ -246,13 +254,13 @@ START_TEST(test_eval_saturates)
 	n[0].tmp_disk = 10;
 	n[1].real_memory = 0;		/* 0 */
 	n[2].real_memory = 10;		/* 1e309: was inf */
-	ck_assert(sb_priorityf_eval(&p.pf, &n[0]) == 0);
-	ck_assert(sb_priorityf_eval(&p.pf, &n[1]) == 0);
-	ck_assert(sb_priorityf_eval(&p.pf, &n[2]) == DBL_MAX);
+	ck_assert(sb_priorityf_eval(&p.pf, &n[0], 0) == 0);
+	ck_assert(sb_priorityf_eval(&p.pf, &n[1], 0) == 0);
+	ck_assert(sb_priorityf_eval(&p.pf, &n[2], 0) == DBL_MAX);
 	n[1].tmp_disk = 10;
-	ck_assert(sb_priorityf_eval(&p.pf, &n[1]) == -DBL_MAX);
+	ck_assert(sb_priorityf_eval(&p.pf, &n[1], 0) == -DBL_MAX);
 	for (i = 0; i < 3; i++)
-		sb_policy_key(&p, &n[i], 0, SB_TIME_INFINITE, &keys[i]);
+		sb_policy_key(&p, &n[i], 0, 0, SB_TIME_INFINITE, &keys[i]);
 	sb_policy_sort(keys, 3);
 	ck_assert_uint_eq(keys[0].idx, 2);
 	ck_assert_uint_eq(keys[1].idx, 0);
