@@ -764,6 +764,43 @@ static char *_optval(char **tok, size_t nt, size_t *i, const char *lng,
 	return NULL;
 }
 
+/*
+ * --bucket-prefer's list @val of token @tok into @r: feature names, each
+ * one some node of @cl has (as the SPANK plugin checks at submission).
+ */
+static int _prefer(const char *path, size_t line, const char *tok,
+		   const char *val, const sbp_cluster_t *cl, sb_request_t *r)
+{
+	char msg[96], shown[SB_SHOWN_BUF];
+	size_t pos, i, k;
+	bool found;
+
+	if (sb_request_add_prefer_list(r, val, &pos) < 0) {
+		if (errno == E2BIG)
+			snprintf(msg, sizeof(msg), "more than %d features",
+				 SB_MAX_PREFER);
+		else
+			snprintf(msg, sizeof(msg), "not a feature list "
+				 "(names joined by ',') at offset %zu", pos);
+		_bad(path, line, tok, msg);
+		return -1;
+	}
+	for (k = 0; k < r->nprefer; k++) {
+		found = false;
+		for (i = 0; !found && i < cl->n; i++)
+			found = sb_request_pref(&(sb_request_t) {
+				.prefer = &r->prefer[k], .nprefer = 1 },
+				&cl->nodes[i]) > 0;
+		if (!found) {
+			snprintf(msg, sizeof(msg), "no node has feature '%s'",
+				 sb_shown(shown, sizeof(shown), r->prefer[k]));
+			_bad(path, line, tok, msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int sbp_parse_job(const char *path, size_t line, char *text,
 		  const sbp_cluster_t *cl, sbp_job_t *job)
 {
@@ -922,11 +959,20 @@ int sbp_parse_job(const char *path, size_t line, char *text,
 			}
 			if (!(r->partition = strdup(val)))
 				goto oom;
+		} else if ((val = _optval(tok, nt, &i, "--bucket-prefer",
+					  NULL, &m)), m) {
+			if (!val || r->nprefer) {
+				_bad(path, line, tok[i], val ? "option given "
+				     "twice" : "missing feature list");
+				goto out;
+			}
+			if (_prefer(path, line, tok[i], val, cl, r) < 0)
+				goto out;
 		} else {
 			_bad(path, line, tok[i], "unknown option (known: "
 			     "JobId=, -N, --exclusive, -C, --mem, --tmp, "
 			     "--mincpus, -c, --ntasks-per-node, --gres, -t, "
-			     "-w, -x, -p, --contiguous)");
+			     "-w, -x, -p, --contiguous, --bucket-prefer)");
 			goto out;
 		}
 		continue;
