@@ -229,9 +229,11 @@ static int _place(_job_t *j, bool ideal, bitstr_t *out, const char **path)
 
 	if (convert_request(&r, j->job_ptr, j->count) < 0)
 		return -1;
-	log_flag(SELECT_TYPE, "%pJ needs %u nodes, each with %u CPUs, %"PRIu64" MB, %"PRIu64" MB tmp",
+	log_flag(SELECT_TYPE, "%pJ needs %u nodes, each with %u CPUs, %"PRIu64" MB, %"PRIu64" MB tmp%s%s",
 		 j->job_ptr, j->count, r.chunks[0].min_cpus,
-		 r.chunks[0].min_memory, r.chunks[0].min_tmp);
+		 r.chunks[0].min_memory, r.chunks[0].min_tmp,
+		 r.nprefer ? ", preferring " : "",
+		 r.nprefer ? convert_job_prefer(j->job_ptr) : "");
 	r.excluded = j->excl;
 	rc = ideal ? sb_place_ideal(bucket_state.set, &r, j->policy,
 				    SB_PATH_AUTO, &pl) :
@@ -355,6 +357,7 @@ extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		    bitstr_t *exc_core_bitmap)
 {
 	const char *why, *res_name, *path = NULL;
+	const char *prefer = convert_job_prefer(job_ptr);
 	bitstr_t *ours = NULL, *offered = NULL;
 	bool cands;
 	int64_t start = 0;
@@ -423,11 +426,13 @@ extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 				 (long) (start - time(NULL)), hl,
 				 sb_policy_name(j.policy->kind));
 		else
-			log_flag(SELECT_TYPE, "%pJ %s: run (%s path%s%s, policy %s) nodes %s",
+			log_flag(SELECT_TYPE, "%pJ %s: run (%s path%s%s, policy %s%s%s) nodes %s",
 				 job_ptr, _mode_name(mode),
 				 path ? "per-node" : "bucket",
 				 path ? ", reason " : "", path ? path : "",
-				 sb_policy_name(j.policy->kind), hl);
+				 sb_policy_name(j.policy->kind),
+				 prefer ? ", preferring " : "",
+				 prefer ? prefer : "", hl);
 		xfree(hl);
 	}
 	if (SELECT_IS_MODE_WILL_RUN(mode)) {
