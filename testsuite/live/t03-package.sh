@@ -58,6 +58,7 @@ $libdir/spank_bucket.so
 /usr/share/man/man5/bucket.conf.5.gz
 /usr/share/man/man8/priority_bucket.8.gz
 /usr/share/man/man8/select_bucket.8.gz
+/usr/share/man/man8/spank_bucket.8.gz
 /usr/share/doc/slurm-buckets/examples/bucket.conf.example
 /usr/share/doc/slurm-buckets/examples/mix-jobs.txt"
 got=$(printf '%s\n' "$files" | grep -Fx -f <(printf '%s\n' "$want") | sort)
