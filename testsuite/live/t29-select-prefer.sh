@@ -20,34 +20,12 @@ sb_nodes "b[1-2]" "CPUs=4 RealMemory=2000 Weight=1 Feature=big"
 sb_nodes "f[1-2]" "CPUs=2 RealMemory=2000 Weight=1 Feature=fast"
 sb_conf "SelectType=select/bucket"
 sb_conf "DebugFlags=SelectType"
-BCONF=$SB_DIR/etc/bucket.conf
+. "$(dirname "$0")/place.inc"
 : >"$BCONF"
-echo "required ${SB_PLUGIN_DIR:-$SB_TOP_BUILDDIR/.plugins}/spank_bucket.so" \
-	>"$SB_DIR/etc/plugstack.conf"
+_spank_on
 sb_cluster_start
 LOG=$SB_DIR/log/slurmctld.log
 cd "$SB_DIR/jobs"
-
-_running() { [ "$(squeue -h -j "$1" -o %T)" = RUNNING ]; }
-_gone() { [ -z "$(squeue -h -j "$1" -o %i)" ]; }
-# place ARGS: the nodes a job gets at once (it must not wait), then cancel it
-_place() {
-	local j nodes
-	j=$(sbatch --parsable -o /dev/null "$@" --wrap 'sleep 600') || return 1
-	wait_for 30 _running "$j"
-	nodes=$(squeue -h -j "$j" -o %N)
-	scancel "$j"
-	wait_for 30 _gone "$j"
-	echo "$nodes"
-}
-_reloads() { grep -c "_reload_conf: NodeAllocationPolicy=" "$LOG"; }
-_more() { [ "$(_reloads)" -gt "$1" ]; }
-_policy() {
-	local n
-	n=$(_reloads)
-	printf '%s\n' "$@" >"$BCONF"
-	scontrol reconfigure >/dev/null 2>&1 && wait_for 30 _more "$n"
-}
 
 check "sbatch --help shows --bucket-prefer" \
 	sh -c "sbatch --help | grep -q -- '--bucket-prefer=FEATURE'"
@@ -85,12 +63,12 @@ check_eq "... neither reached the queue" "" squeue -h -o %i
 # PREF in PriorityF: 4 CPUs beat 2 unless the job prefers what the
 # 2-CPU nodes have (2 + 10*1 = 12 > 4).
 check "reconfigure to PRIORITY, PriorityF=\"CPROCS + 10*PREF\"" \
-	_policy NodeAllocationPolicy=PRIORITY 'PriorityF="CPROCS + 10*PREF"'
+	_bucket_conf NodeAllocationPolicy=PRIORITY 'PriorityF="CPROCS + 10*PREF"'
 check_eq "PriorityF with PREF, no preference: a1 (4 CPUs)" a1 _place -N1
 check_eq "PriorityF with PREF, --bucket-prefer=fast: f1 (12)" f1 \
 	_place -N1 --bucket-prefer=fast
 check "reconfigure to PRIORITY, PriorityF=\"CPROCS - 10*PREF\"" \
-	_policy NodeAllocationPolicy=PRIORITY 'PriorityF="CPROCS - 10*PREF"'
+	_bucket_conf NodeAllocationPolicy=PRIORITY 'PriorityF="CPROCS - 10*PREF"'
 check_eq "a negative PREF coefficient sends preferring jobs elsewhere: a1" a1 \
 	_place -N1 --bucket-prefer=fast
 
