@@ -1037,9 +1037,9 @@ int sbucket_fairshare_live_decide(const char *pair)
 static int _run(struct opts o)
 {
 	struct input in;
-	sb_assoc_info_t root;
+	sb_assoc_info_t a;
 	sb_assoc_tree_t *t = NULL;
-	int rc, ret = SBUCKET_EXIT_INPUT;
+	int rc, id, ret = SBUCKET_EXIT_INPUT;
 
 	memset(&in, 0, sizeof(in));
 	in.file = o.file;
@@ -1065,13 +1065,18 @@ static int _run(struct opts o)
 				strerror(errno));
 		goto out;
 	}
-	/* Root has the sum of all: no account's usage is larger. */
-	sb_assoc_tree_get(t, SB_ASSOC_ROOT, &root);
-	if (root.usage_raw >= USAGE_LIMIT) {
-		fprintf(stderr, PROG ": %s: RawUsage adds up beyond "
-			"18446744073709551615 (sshare's 64-bit integer)\n",
-			in.file);
-		goto out;
+	/*
+	 * An account's usage is the sum of its children's, but root's line
+	 * may give root less than that sum: look at every association.
+	 */
+	for (id = 0; id < sb_assoc_tree_count(t); id++) {
+		sb_assoc_tree_get(t, id, &a);
+		if (a.usage_raw >= USAGE_LIMIT) {
+			fprintf(stderr, PROG ": %s: RawUsage adds up beyond "
+				"18446744073709551615 (sshare's 64-bit "
+				"integer)\n", in.file);
+			goto out;
+		}
 	}
 	if (o.explain)
 		ret = _explain(t, o.explain, o.algorithm, o.levels,
