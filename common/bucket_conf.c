@@ -245,32 +245,6 @@ static int _bad(_state_t *st, size_t line, const char *what,
 
 /* ---- values ------------------------------------------------------------ */
 
-static int _policy_kind(const char *name)
-{
-	int k;
-
-	for (k = 0; k < SB_POLICY_COUNT; k++)
-		if (!strcasecmp(name, sb_policy_name((sb_policy_kind_t) k)))
-			return k;
-	return -1;
-}
-
-/* "FIRSTAVAILABLE, LASTAVAILABLE, ..." from policy.h's own names. */
-static const char *_policy_list(char *buf, size_t cap)
-{
-	size_t len = 0;
-	int k;
-
-	buf[0] = '\0';
-	for (k = 0; k < SB_POLICY_COUNT; k++) {
-		if (k)
-			_put(buf, cap, &len, ", ", 2);
-		_put(buf, cap, &len, sb_policy_name((sb_policy_kind_t) k),
-		     SIZE_MAX);
-	}
-	return buf;
-}
-
 /*
  * A number as PRIORITYF writes coefficients, nothing after it: 0, -1
  * (not a number) or -2 (out of range).
@@ -287,12 +261,11 @@ static int _number(const char *s, double *v)
 static int _set_policy(_state_t *st, size_t line, const char *shown,
 		       const char *val)
 {
-	char list[256];
-	int k = _policy_kind(val);
+	int k = sb_policy_lookup(val);
 
 	if (k < 0)
 		return _bad(st, line, shown, "unknown policy (expected one "
-			    "of %s)", _policy_list(list, sizeof(list)));
+			    "of %s)", sb_policy_names());
 	st->policy = (sb_policy_kind_t) k;
 	return 0;
 }
@@ -341,7 +314,7 @@ static int _set_priorityf(_state_t *st, size_t line, const char *shown,
 static int _set_job_policies(_state_t *st, size_t line, const char *shown,
 			     const char *val)
 {
-	char list[256], name[SHOW_VALUE_MAX + 8], exact[32];
+	char name[SHOW_VALUE_MAX + 8], exact[32];
 	unsigned mask = 0;
 	const char *p = val, *e;
 	size_t n;
@@ -363,7 +336,7 @@ static int _set_job_policies(_state_t *st, size_t line, const char *shown,
 		if (n < sizeof(exact)) {
 			memcpy(exact, p, n);
 			exact[n] = '\0';
-			k = _policy_kind(exact);
+			k = sb_policy_lookup(exact);
 		}
 		items++;
 		if (n == 3 && !strncasecmp(p, "ALL", 3))
@@ -374,7 +347,7 @@ static int _set_job_policies(_state_t *st, size_t line, const char *shown,
 			return _bad(st, line, shown, "unknown policy '%s' "
 				    "(expected NONE, ALL or a comma-separated "
 				    "list of %s)", name,
-				    _policy_list(list, sizeof(list)));
+				    sb_policy_names());
 		else if (mask & POLICY_BIT(k))
 			return _bad(st, line, shown, "policy '%s' is listed "
 				    "twice", name);
@@ -921,7 +894,7 @@ int sb_bucket_conf_job_policy(const sb_bucket_conf_t *c, const char *name,
 		errno = EINVAL;
 		return -1;
 	}
-	if ((k = _policy_kind(name)) < 0) {
+	if ((k = sb_policy_lookup(name)) < 0) {
 		errno = ENOENT;
 		return -1;
 	}
@@ -937,15 +910,15 @@ int sb_bucket_conf_job_policy(const sb_bucket_conf_t *c, const char *name,
 int sb_bucket_conf_job_option(const sb_bucket_conf_t *c, const char *path,
 			      const char *arg, char *err, size_t errlen)
 {
-	char list[256], shown[SB_SHOWN_BUF];
-	int k = arg ? _policy_kind(arg) : -1;
+	char shown[SB_SHOWN_BUF];
+	int k = arg ? sb_policy_lookup(arg) : -1;
 
 	if (k < 0) {
 		if (err && errlen)
 			snprintf(err, errlen, SB_BUCKET_CONF_JOB_OPTION "=%s: "
 				 "unknown policy (expected one of %s)",
 				 sb_shown(shown, sizeof(shown), arg ? arg : ""),
-				 _policy_list(list, sizeof(list)));
+				 sb_policy_names());
 		errno = ENOENT;
 		return -1;
 	}

@@ -12,10 +12,15 @@
 
 #include "policy.h"
 
-static const char *const _names[SB_POLICY_COUNT] = {
-	"FIRSTAVAILABLE", "LASTAVAILABLE", "MINRESOURCE", "CPULOAD",
-	"CONTIGUOUS", "MAXBALANCE", "FASTEST", "PRIORITY",
-};
+/* The names, once, in sb_policy_kind_t's order. */
+#define _POLICIES(X) X(FIRSTAVAILABLE) X(LASTAVAILABLE) X(MINRESOURCE) \
+	X(CPULOAD) X(CONTIGUOUS) X(MAXBALANCE) X(FASTEST) X(PRIORITY)
+#define _NAME(n) #n,
+#define _ITEM(n) ", " #n
+
+static const char *const _names[SB_POLICY_COUNT] = { _POLICIES(_NAME) };
+/* ", FIRSTAVAILABLE, ...": sb_policy_names() skips the first ", ". */
+static const char _list[] = _POLICIES(_ITEM);
 
 static int _eq_nocase(const char *a, const char *b)
 {
@@ -30,6 +35,22 @@ const char *sb_policy_name(sb_policy_kind_t kind)
 	return (unsigned) kind < SB_POLICY_COUNT ? _names[kind] : "UNKNOWN";
 }
 
+const char *sb_policy_names(void)
+{
+	return _list + 2;
+}
+
+int sb_policy_lookup(const char *name)
+{
+	int k;
+
+	for (k = 0; name && k < SB_POLICY_COUNT; k++)
+		if (_eq_nocase(name, _names[k]))
+			return k;
+	errno = ENOENT;
+	return -1;
+}
+
 int sb_policy_init(sb_policy_t *p, const char *name, const char *priorityf,
 		   size_t *errpos, const char **errmsg)
 {
@@ -41,13 +62,8 @@ int sb_policy_init(sb_policy_t *p, const char *name, const char *priorityf,
 		return -1;
 	}
 	memset(&out, 0, sizeof(out));
-	for (k = 0; k < SB_POLICY_COUNT; k++)
-		if (_eq_nocase(name, _names[k]))
-			break;
-	if (k == SB_POLICY_COUNT) {
-		errno = ENOENT;
+	if ((k = sb_policy_lookup(name)) < 0)
 		return -1;
-	}
 	out.kind = (sb_policy_kind_t) k;
 	if ((out.kind == SB_POLICY_PRIORITY) != (priorityf != NULL)) {
 		if (errpos)

@@ -38,7 +38,8 @@
  * by index, busy-later first). The others need a per-job node order.
  *
  * Operations:
- *   sb_policy_parse / name     O(1)
+ *   sb_policy_init             O(1), O(len) with a PRIORITYF
+ *   sb_policy_lookup / name / names  O(1): the one table of names
  *   sb_policy_key              O(1)
  *   sb_policy_key_cmp          O(1)   total order
  *   sb_policy_sort             O(n log n)
@@ -92,6 +93,15 @@ int sb_policy_init(sb_policy_t *p, const char *name, const char *priorityf,
 
 /* Upper-case name of a policy kind ("FIRSTAVAILABLE"). */
 const char *sb_policy_name(sb_policy_kind_t kind);
+
+/*
+ * The kind named @name (case-insensitive), or -1 with errno ENOENT (NULL
+ * or no such policy). Every reader of a policy name goes through here.
+ */
+int sb_policy_lookup(const char *name);
+
+/* Every name in kind order: "FIRSTAVAILABLE, LASTAVAILABLE, ...". */
+const char *sb_policy_names(void);
 
 /* true if @p orders nodes by signature attributes only (see above). */
 bool sb_policy_static(const sb_policy_t *p);
