@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "node.h"
 
 int sb_node_init(sb_node_t *n, uint32_t index, const char *name)
@@ -242,8 +243,7 @@ sb_pool_t sb_node_pool(const sb_node_t *n, int64_t now, int64_t *next_start)
 int sb_gres_parse(const char *s, sb_gres_t *g)
 {
 	const char *colon;
-	char *end;
-	unsigned long long v = 1;
+	uint64_t v = 1;
 	size_t len;
 
 	if (!s || !g || !*s || *s == ':') {
@@ -253,9 +253,7 @@ int sb_gres_parse(const char *s, sb_gres_t *g)
 	len = strlen(s);
 	colon = strrchr(s, ':');
 	if (colon && colon[1] >= '0' && colon[1] <= '9') {
-		errno = 0;
-		v = strtoull(colon + 1, &end, 10);
-		if (*end || errno || v == 0) {
+		if (sb_decimal_in(colon + 1, 1, UINT64_MAX, &v)) {
 			errno = EINVAL;
 			return -1;
 		}

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "decimal.h"
 #include "fairshare_level.h"
 #include "priority_params.h"
 #include "shown.h"
@@ -61,22 +62,6 @@ static int _fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-/* Decimal integer in [lo, hi], digits only. */
-static int _parse_int(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-	long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int sb_priority_params_parse(const char *str, sb_priority_params_t *out,
 			     char *err, size_t errlen)
 {
@@ -85,7 +70,7 @@ int sb_priority_params_parse(const char *str, sb_priority_params_t *out,
 	char a[SB_SHOWN_BUF], b[SB_SHOWN_BUF];
 	int seen_alg = 0, seen_levels = 0, seen_period = 0, rc = -1;
 	size_t i;
-	long n;
+	uint64_t n;
 
 	if (err && errlen)
 		err[0] = '\0';
@@ -138,7 +123,7 @@ int sb_priority_params_parse(const char *str, sb_priority_params_t *out,
 				      "'%s')", SHOWN(a, val));
 				goto fail;
 			}
-			if (_parse_int(val, SB_FS_LEVELS_MIN, SB_FS_LEVELS_MAX,
+			if (sb_decimal_in(val, SB_FS_LEVELS_MIN, SB_FS_LEVELS_MAX,
 				       &n) < 0) {
 				_fail(err, errlen, "bad value '%s' for "
 				      "PriorityParameters key 'levels' (want "
@@ -155,7 +140,7 @@ int sb_priority_params_parse(const char *str, sb_priority_params_t *out,
 				      "'%s')", SHOWN(a, val));
 				goto fail;
 			}
-			if (_parse_int(val, 1, SB_PRIO_CALC_PERIOD_MAX,
+			if (sb_decimal_in(val, 1, SB_PRIO_CALC_PERIOD_MAX,
 				       &n) < 0) {
 				_fail(err, errlen, "bad value '%s' for "
 				      "PriorityParameters key 'calc_period' "

@@ -7,12 +7,14 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "civil_time.h"
+#include "decimal.h"
 #include "sb_time.h"
 #include "slurm_text.h"
 
@@ -259,55 +261,53 @@ int sb_slurm_time(const char *s, int64_t *t)
 	return 0;
 }
 
-int sb_slurm_mem(const char *s, uint64_t *mb)
+/*
+ * Digits, then nothing (MB) or one unit letter of @units (upper case;
+ * lower case too when @any_case): K rounds up to whole MB, M, G, T, P
+ * shift by 0, 10, 20, 30 bits.
+ */
+static int _mem(const char *s, uint64_t *mb, const char *units,
+		bool any_case)
 {
-	unsigned long long v;
-	char *end;
-	int shift;
+	static const char order[] = "MGTP";
+	const char *end, *u;
+	uint64_t v;
+	int c;
 
-	if (!s || !mb || !isdigit((unsigned char) *s)) {
+	if (!mb) {
 		errno = EINVAL;
 		return -1;
 	}
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno) {
-		errno = ERANGE;
+	if (sb_decimal_parse(s, UINT64_MAX, &v, &end))
+		return -1;
+	if (!*end) {
+		*mb = v;
+		return 0;
+	}
+	c = any_case ? toupper((unsigned char) *end) : *end;
+	if (end[1] || !strchr(units, c)) {
+		errno = EINVAL;
 		return -1;
 	}
-	switch (*end) {
-	case '\0':
-	case 'M':
-		shift = 0;
-		break;
-	case 'K':
-		if (end[1]) {
-			errno = EINVAL;
-			return -1;
-		}
+	if (c == 'K') {
 		*mb = v / 1024 + (v % 1024 != 0);
 		return 0;
-	case 'G':
-		shift = 10;
-		break;
-	case 'T':
-		shift = 20;
-		break;
-	case 'P':
-		shift = 30;
-		break;
-	default:
-		errno = EINVAL;
-		return -1;
 	}
-	if (*end && end[1]) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (v > (UINT64_MAX >> shift)) {
+	u = strchr(order, c);
+	if (v > (UINT64_MAX >> (10 * (u - order)))) {
 		errno = ERANGE;
 		return -1;
 	}
-	*mb = (uint64_t) v << shift;
+	*mb = v << (10 * (u - order));
 	return 0;
+}
+
+int sb_slurm_mem(const char *s, uint64_t *mb)
+{
+	return _mem(s, mb, "KMGTP", false);
+}
+
+int sb_slurm_mem_option(const char *s, uint64_t *mb)
+{
+	return _mem(s, mb, "KMGT", true);
 }

@@ -35,6 +35,7 @@
  *   sb_config_line         O(L)
  *   sb_slurm_time          O(1)
  *   sb_slurm_mem           O(1)
+ *   sb_slurm_mem_option    O(1)
  */
 #ifndef SB_SLURM_TEXT_H
 #define SB_SLURM_TEXT_H
@@ -100,5 +101,12 @@ int sb_slurm_time(const char *s, int64_t *t);
  * Returns 0, or -1 with errno EINVAL (not a size) or ERANGE.
  */
 int sb_slurm_mem(const char *s, uint64_t *mb);
+
+/*
+ * A size as sbatch's --mem, --tmp (and slurm.conf's RealMemory, TmpDisk)
+ * take it: sb_slurm_mem()'s form, with the unit letter in either case
+ * and no P (Slurm's str_to_mbytes()). Same returns.
+ */
+int sb_slurm_mem_option(const char *s, uint64_t *mb);
 
 #endif /* SB_SLURM_TEXT_H */

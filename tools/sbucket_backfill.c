@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "bucket.h"
+#include "decimal.h"
 #include "hostlist_fmt.h"
 #include "policy.h"
 #include "sbucket.h"
@@ -120,7 +121,7 @@ int sbucket_backfill_main(int argc, char **argv)
 	sb_bucket_set_t *set = NULL;
 	sb_will_run_t *w = NULL;
 	sbp_jobs_t jobs = { 0 };
-	char *end, id[SB_SHOWN_BUF];
+	char id[SB_SHOWN_BUF];
 	size_t j, errpos = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -134,18 +135,15 @@ int sbucket_backfill_main(int argc, char **argv)
 		} else if (!strncmp(a, "--priorityf=", 12)) {
 			priorityf = a + 12;
 		} else if (!strncmp(a, "--now=", 6)) {
-			long long v;
+			uint64_t v;
 
-			errno = 0;
-			v = strtoll(a + 6, &end, 10);
-			if (!isdigit((unsigned char) a[6]) || *end || errno ||
-			    v == INT64_MAX) {
+			if (sb_decimal_parse(a + 6, INT64_MAX - 1, &v, NULL)) {
 				fprintf(stderr, "sbucket backfill: --now: "
 					"not a time in seconds >= 0: '%s'\n",
 					SHOWN(a + 6));
 				return SBUCKET_EXIT_USAGE;
 			}
-			now = v;
+			now = (int64_t) v;
 		} else if (!strcmp(a, "--noheader")) {
 			header = 0;
 		} else if (a[0] == '-' && a[1]) {

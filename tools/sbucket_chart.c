@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "chart.h"
+#include "decimal.h"
 #include "hostlist_fmt.h"
 #include "sb_time.h"
 #include "sbucket.h"
@@ -217,21 +218,17 @@ fail:
 static int _plan_time(_in_t *in, const char *col, const char *s, int inf_ok,
 		      int64_t *t)
 {
-	char *end;
-	long long v;
+	uint64_t v;
 
 	if (inf_ok && !strcmp(s, "inf")) {
 		*t = SB_TIME_INFINITE;
 		return 0;
 	}
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (!isdigit((unsigned char) *s) || *end || errno ||
-	    v > SB_CHART_TIME_MAX) {
+	if (sb_decimal_parse(s, SB_CHART_TIME_MAX, &v, NULL)) {
 		ERR(in, "%s: not a time in seconds: '%s'", col, s);
 		return -1;
 	}
-	*t = v;
+	*t = (int64_t) v;
 	return 0;
 }
 
@@ -421,15 +418,13 @@ out:
 
 static int _parse_unit(const char *s, int64_t *unit, const char **name)
 {
-	char *end;
-	long long v;
+	const char *end;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (!isdigit((unsigned char) *s) || errno || v < 1 ||
-	    v > SB_CHART_TIME_MAX || (*end && *end != ':'))
+	if (sb_decimal_parse(s, SB_CHART_TIME_MAX, &v, &end) || v < 1 ||
+	    (*end && *end != ':'))
 		return -1;
-	*unit = v;
+	*unit = (int64_t) v;
 	*name = *end ? end + 1 : "";
 	return 0;
 }

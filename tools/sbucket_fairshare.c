@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "assoc_tree.h"
+#include "decimal.h"
 #include "fairshare_classic.h"
 #include "fairshare_level.h"
 #include "fairshare_tree.h"
@@ -124,21 +125,6 @@ static const char *_opt_value(const char *arg, const char *name, int argc,
 	return argv[++*i];
 }
 
-static int _parse_long(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-	long v;
-
-	if (!*s || *s == '-' || *s == '+' || *s == ' ')
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /*
  * The live cluster's algorithm, and its levels / dampening unless given
  * on the command line. -1 after one error line.
@@ -179,7 +165,7 @@ static int _parse_opts(int argc, char **argv, struct opts *o)
 	o->dampening = 1;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
-		long n;
+		uint64_t n;
 
 		missing = 0;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -200,7 +186,7 @@ static int _parse_opts(int argc, char **argv, struct opts *o)
 						    "fair_tree or classic");
 		} else if ((v = _opt_value(a, "--levels", argc, argv, &i,
 					   &missing))) {
-			if (_parse_long(v, SB_FS_LEVELS_MIN, SB_FS_LEVELS_MAX,
+			if (sb_decimal_in(v, SB_FS_LEVELS_MIN, SB_FS_LEVELS_MAX,
 					&n) < 0)
 				return _usage_error("--levels", v,
 						    "not an integer from 1 "
@@ -209,7 +195,7 @@ static int _parse_opts(int argc, char **argv, struct opts *o)
 			o->levels_set = 1;
 		} else if ((v = _opt_value(a, "--dampening", argc, argv, &i,
 					   &missing))) {
-			if (_parse_long(v, 1, UINT16_MAX, &n) < 0)
+			if (sb_decimal_in(v, 1, UINT16_MAX, &n) < 0)
 				return _usage_error("--dampening", v,
 						    "not an integer from 1 "
 						    "to 65535");

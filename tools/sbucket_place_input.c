@@ -19,12 +19,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include "decimal.h"
 #include "hostlist_fmt.h"
 #include "node_feature.h"
 #include "priorityf.h"
 #include "sbucket.h"
 #include "sbucket_place_input.h"
 #include "shown.h"
+#include "slurm_text.h"
 
 #define MAX_TOKENS 256
 
@@ -74,62 +76,12 @@ static size_t _tokens(char *line, char **tok, size_t max, int *too_many)
 	}
 }
 
-/* A decimal unsigned integer <= max, nothing else. */
-static int _uint(const char *s, unsigned long long max,
-		 unsigned long long *v)
-{
-	char *end;
-
-	if (!isdigit((unsigned char) *s))
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return *end || errno || *v > max ? -1 : 0;
-}
-
 /* A number as PRIORITYF writes one (so as bucket.conf's speeds). */
 static int _number(const char *s, double *v)
 {
 	size_t len;
 
 	return sb_priorityf_number(s, &len, v) || s[len] ? -1 : 0;
-}
-
-/* Memory sizes: MB by default, K/M/G/T suffixes (powers of 1024). */
-static int _mem(const char *s, uint64_t *mb)
-{
-	char *end;
-	unsigned long long v;
-	int shift = 0;
-
-	if (!isdigit((unsigned char) *s))
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	switch (toupper((unsigned char) *end)) {
-	case '\0':
-		*mb = v;
-		return 0;
-	case 'K':
-		*mb = (v + 1023) / 1024;
-		return end[1] ? -1 : 0;
-	case 'M':
-		break;
-	case 'G':
-		shift = 10;
-		break;
-	case 'T':
-		shift = 20;
-		break;
-	default:
-		return -1;
-	}
-	if (end[1] || v > (UINT64_MAX >> shift))
-		return -1;
-	*mb = (uint64_t) v << shift;
-	return 0;
 }
 
 static const sb_node_t *_sort_nodes;
@@ -221,30 +173,29 @@ static int _node_key(const char *path, size_t line, const char *tok,
 		     const char *key, const char *val, sb_node_t *t,
 		     int *have_cpus)
 {
-	unsigned long long v;
+	uint64_t v, mb;
 	double d;
-	uint64_t mb;
 
 	if (!strcasecmp(key, "CPUs") || !strcasecmp(key, "Procs")) {
-		if (_uint(val, UINT32_MAX, &v) || !v)
+		if (sb_decimal_in(val, 1, UINT32_MAX, &v))
 			goto not_count;
 		t->cpus = (uint32_t) v;
 		*have_cpus = 1;
 	} else if (!strcasecmp(key, "Sockets")) {
-		if (_uint(val, UINT16_MAX, &v) || !v)
+		if (sb_decimal_in(val, 1, UINT16_MAX, &v))
 			goto not_count;
 		t->sockets = (uint16_t) v;
 	} else if (!strcasecmp(key, "CoresPerSocket")) {
-		if (_uint(val, UINT16_MAX, &v) || !v)
+		if (sb_decimal_in(val, 1, UINT16_MAX, &v))
 			goto not_count;
 		t->cores = (uint16_t) v;
 	} else if (!strcasecmp(key, "ThreadsPerCore")) {
-		if (_uint(val, UINT16_MAX, &v) || !v)
+		if (sb_decimal_in(val, 1, UINT16_MAX, &v))
 			goto not_count;
 		t->threads = (uint16_t) v;
 	} else if (!strcasecmp(key, "RealMemory") ||
 		   !strcasecmp(key, "TmpDisk")) {
-		if (_mem(val, &mb)) {
+		if (sb_slurm_mem_option(val, &mb)) {
 			_bad(path, line, tok, "not a memory size");
 			return -1;
 		}
@@ -253,7 +204,7 @@ static int _node_key(const char *path, size_t line, const char *tok,
 		else
 			t->real_memory = mb;
 	} else if (!strcasecmp(key, "Weight")) {
-		if (_uint(val, UINT32_MAX, &v))
+		if (sb_decimal_parse(val, UINT32_MAX, &v, NULL))
 			goto not_count;
 		t->weight = (uint32_t) v;
 	} else if (!strcasecmp(key, "Features") ||
@@ -339,7 +290,7 @@ static int _node_key(const char *path, size_t line, const char *tok,
 		}
 		t->speed = d;
 	} else if (!strcasecmp(key, "Jobs")) {
-		if (_uint(val, UINT32_MAX, &v))
+		if (sb_decimal_parse(val, UINT32_MAX, &v, NULL))
 			goto not_count;
 		t->run_jobs = (uint32_t) v;
 	} else if (!strcasecmp(key, "BusyUntil")) {
@@ -347,7 +298,7 @@ static int _node_key(const char *path, size_t line, const char *tok,
 		if (!strcasecmp(val, "UNLIMITED") ||
 		    !strcasecmp(val, "INFINITE")) {
 			t->busy_until = SB_TIME_INFINITE;
-		} else if (!_uint(val, INT64_MAX, &v)) {
+		} else if (!sb_decimal_in(val, 0, INT64_MAX, &v)) {
 			t->busy_until = (int64_t) v;
 		} else {
 			_bad(path, line, tok, "not a time (seconds from 0, "
@@ -355,23 +306,21 @@ static int _node_key(const char *path, size_t line, const char *tok,
 			return -1;
 		}
 	} else if (!strcasecmp(key, "Busy")) {
-		char *copy = strdup(val), *save = NULL, *f, *dash, *end;
-		long long a, b;
+		char *copy = strdup(val), *save = NULL, *f, *dash;
+		const char *end;
+		uint64_t a, b;
 
 		if (!copy)
 			return _oom(path, line);
 		for (f = strtok_r(copy, ",", &save); f;
 		     f = strtok_r(NULL, ",", &save)) {
 			dash = strchr(f + 1, '-');
-			errno = 0;
-			a = strtoll(f, &end, 10);
-			if (!dash || end != dash || *f < '0' || *f > '9')
-				goto bad_busy;
-			b = strtoll(dash + 1, &end, 10);
-			if (*end || errno || dash[1] < '0' || dash[1] > '9' ||
+			if (sb_decimal_parse(f, INT64_MAX, &a, &end) ||
+			    !dash || end != dash ||
+			    sb_decimal_parse(dash + 1, INT64_MAX, &b, NULL) ||
 			    a >= b)
 				goto bad_busy;
-			if (sb_node_add_busy(t, a, b)) {
+			if (sb_node_add_busy(t, (int64_t) a, (int64_t) b)) {
 				free(copy);
 				return _oom(path, line);
 			}
@@ -644,33 +593,25 @@ out:
 
 int sbp_parse_time(const char *s, int64_t *secs)
 {
-	unsigned long long v[4] = { 0 }, t;
+	uint64_t v[4] = { 0 }, t;
 	int nf = 0, days = 0;
-	const char *p = s;
-	char *end;
+	const char *p = s, *end;
 
 	if (!strcasecmp(s, "UNLIMITED") || !strcasecmp(s, "INFINITE")) {
 		*secs = SB_TIME_INFINITE;
 		return 0;
 	}
 	if (strchr(s, '-')) {
-		if (!isdigit((unsigned char) *p))
-			return -1;
-		errno = 0;
-		v[0] = strtoull(p, &end, 10);
 		/* Bounded as the other fields: the sum below cannot wrap. */
-		if (*end != '-' || errno || v[0] > 1000000000ULL)
+		if (sb_decimal_parse(p, 1000000000, &v[0], &end) ||
+		    *end != '-')
 			return -1;
 		days = 1;
 		nf = 1;
 		p = end + 1;
 	}
 	for (;;) {
-		if (!isdigit((unsigned char) *p) || nf == 4)
-			return -1;
-		errno = 0;
-		v[nf++] = strtoull(p, &end, 10);
-		if (errno || v[nf - 1] > 1000000000ULL)
+		if (nf == 4 || sb_decimal_parse(p, 1000000000, &v[nf++], &end))
 			return -1;
 		if (!*end)
 			break;
@@ -808,7 +749,7 @@ int sbp_parse_job(const char *path, size_t line, char *text,
 	const char *msg;
 	size_t nt, i, errpos, k;
 	int too_many, m;
-	unsigned long long nodes = 0, mincpus = 0, cpt = 1, tpn = 1, v;
+	uint64_t nodes = 0, mincpus = 0, cpt = 1, tpn = 1, v;
 	int have_nodes = 0;
 	uint64_t mem = 0, tmp = 0;
 	sb_gres_t *gres = NULL;
@@ -853,7 +794,7 @@ int sbp_parse_job(const char *path, size_t line, char *text,
 			continue;
 		}
 		if ((val = _optval(tok, nt, &i, "--nodes", "-N", &m)), m) {
-			if (!val || _uint(val, UINT32_MAX, &nodes) || !nodes) {
+			if (sb_decimal_in(val, 1, UINT32_MAX, &nodes)) {
 				_bad(path, line, tok[i], val && strchr(val, '-')
 				     ? "node count ranges (MIN-MAX) are not "
 				       "supported" : "not a node count");
@@ -870,31 +811,31 @@ int sbp_parse_job(const char *path, size_t line, char *text,
 			cons = val;
 		} else if ((val = _optval(tok, nt, &i, "--mem", NULL, &m)),
 			   m) {
-			if (!val || _mem(val, &mem)) {
+			if (sb_slurm_mem_option(val, &mem)) {
 				_bad(path, line, tok[i], "not a memory size");
 				goto out;
 			}
 		} else if ((val = _optval(tok, nt, &i, "--tmp", NULL, &m)),
 			   m) {
-			if (!val || _mem(val, &tmp)) {
+			if (sb_slurm_mem_option(val, &tmp)) {
 				_bad(path, line, tok[i], "not a memory size");
 				goto out;
 			}
 		} else if ((val = _optval(tok, nt, &i, "--mincpus", NULL,
 					  &m)), m) {
-			if (!val || _uint(val, UINT32_MAX, &mincpus)) {
+			if (sb_decimal_parse(val, UINT32_MAX, &mincpus, NULL)) {
 				_bad(path, line, tok[i], "not a count");
 				goto out;
 			}
 		} else if ((val = _optval(tok, nt, &i, "--cpus-per-task",
 					  "-c", &m)), m) {
-			if (!val || _uint(val, UINT32_MAX, &cpt) || !cpt) {
+			if (sb_decimal_in(val, 1, UINT32_MAX, &cpt)) {
 				_bad(path, line, tok[i], "not a count");
 				goto out;
 			}
 		} else if ((val = _optval(tok, nt, &i, "--ntasks-per-node",
 					  NULL, &m)), m) {
-			if (!val || _uint(val, UINT32_MAX, &tpn) || !tpn) {
+			if (sb_decimal_in(val, 1, UINT32_MAX, &tpn)) {
 				_bad(path, line, tok[i], "not a count");
 				goto out;
 			}

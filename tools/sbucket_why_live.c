@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "decimal.h"
 #include "hostlist_fmt.h"
 #include "sb_time.h"
 #include "sbucket_why_live.h"
@@ -244,14 +245,9 @@ static int _bad_field(const char *what, const char *name, const char *key,
 
 static int _u32(const char *s, uint32_t *v)
 {
-	unsigned long long x;
-	char *end;
+	uint64_t x;
 
-	if (!s || !isdigit((unsigned char) *s))
-		return -1;
-	errno = 0;
-	x = strtoull(s, &end, 10);
-	if (errno || *end || x > UINT32_MAX)
+	if (sb_decimal_parse(s, UINT32_MAX, &x, NULL))
 		return -1;
 	*v = (uint32_t) x;
 	return 0;
