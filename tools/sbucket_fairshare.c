@@ -20,9 +20,8 @@
 
 #include "assoc_tree.h"
 #include "decimal.h"
-#include "fairshare_classic.h"
+#include "fairshare.h"
 #include "fairshare_level.h"
-#include "fairshare_tree.h"
 #include "sbucket.h"
 #include "sbucket_fairshare_live.h"
 #include "shown.h"
@@ -32,7 +31,6 @@
 /* 2^64: sshare prints RawUsage as an unsigned 64-bit integer. */
 #define USAGE_LIMIT 18446744073709551616.0L
 
-enum { ALG_NONE, ALG_LEVEL, ALG_TREE, ALG_CLASSIC };
 
 struct opts {
 	int algorithm;
@@ -138,19 +136,19 @@ static int _live_params(struct opts *o)
 		return -1;
 	switch (alg) {
 	case SB_FS_LEVEL_BASED:
-		o->algorithm = ALG_LEVEL;
+		o->algorithm = SB_FS_LEVEL_BASED;
 		break;
 	case SB_FS_FAIR_TREE:
-		o->algorithm = ALG_TREE;
+		o->algorithm = SB_FS_FAIR_TREE;
 		break;
 	default:
-		o->algorithm = ALG_CLASSIC;
+		o->algorithm = SB_FS_CLASSIC;
 		break;
 	}
 	/* the cluster's own values are not a usage error for the others */
-	if (!o->levels_set && o->algorithm == ALG_LEVEL)
+	if (!o->levels_set && o->algorithm == SB_FS_LEVEL_BASED)
 		o->levels = levels;
-	if (!o->damp_set && o->algorithm == ALG_CLASSIC)
+	if (!o->damp_set && o->algorithm == SB_FS_CLASSIC)
 		o->dampening = damp;
 	return 0;
 }
@@ -175,11 +173,11 @@ static int _parse_opts(int argc, char **argv, struct opts *o)
 		if ((v = _opt_value(a, "--algorithm", argc, argv, &i,
 				    &missing))) {
 			if (!strcmp(v, "level_based"))
-				o->algorithm = ALG_LEVEL;
+				o->algorithm = SB_FS_LEVEL_BASED;
 			else if (!strcmp(v, "fair_tree"))
-				o->algorithm = ALG_TREE;
+				o->algorithm = SB_FS_FAIR_TREE;
 			else if (!strcmp(v, "classic"))
-				o->algorithm = ALG_CLASSIC;
+				o->algorithm = SB_FS_CLASSIC;
 			else
 				return _usage_error("--algorithm", v,
 						    "not level_based, "
@@ -223,17 +221,17 @@ static int _parse_opts(int argc, char **argv, struct opts *o)
 	}
 	if (!o->file) {
 		o->file = SBUCKET_LIVE_FILE;
-		if (o->algorithm == ALG_NONE &&
+		if (o->algorithm == SB_FS_NONE &&
 		    _live_params(o) < 0)
 			return SBUCKET_EXIT_INPUT;
 	}
-	if (o->algorithm == ALG_NONE)
+	if (o->algorithm == SB_FS_NONE)
 		return _usage_error("--algorithm", NULL, "is required "
 				    "(level_based, fair_tree or classic)");
-	if (o->levels_set && o->algorithm != ALG_LEVEL)
+	if (o->levels_set && o->algorithm != SB_FS_LEVEL_BASED)
 		return _usage_error("--levels", NULL,
 				    "applies to level_based only");
-	if (o->damp_set && o->algorithm != ALG_CLASSIC)
+	if (o->damp_set && o->algorithm != SB_FS_CLASSIC)
 		return _usage_error("--dampening", NULL,
 				    "applies to classic only");
 	return 0;
@@ -574,13 +572,13 @@ static void _print_line(const sb_assoc_tree_t *t, int id, int alg)
 	printf("|%" PRIu64 "|", (uint64_t) a.usage_raw);
 	_put_double((double) a.usage_efctv);
 	putchar('|');
-	if (alg == ALG_CLASSIC || a.is_user)
+	if (alg == SB_FS_CLASSIC || a.is_user)
 		_put_double(a.fs_factor);
 	putchar('|');
-	if (alg == ALG_TREE && a.shares != SB_SHARES_PARENT)
+	if (alg == SB_FS_FAIR_TREE && a.shares != SB_SHARES_PARENT)
 		_put_double((double) a.level_fs);
 	putchar('|');
-	if (alg == ALG_LEVEL)
+	if (alg == SB_FS_LEVEL_BASED)
 		printf("%016" PRIX64, a.fs_raw);
 	putchar('\n');
 }
@@ -760,14 +758,14 @@ static void _explain_one(const sb_assoc_tree_t *t, int id, int alg,
 		return;
 	sb_assoc_tree_get(t, id, &u);
 	k = _path(t, id, path);
-	if (alg == ALG_TREE) {
+	if (alg == SB_FS_FAIR_TREE) {
 		printf("%s (account %s), Fair Tree: FairShare %f = rank %"
 		       PRIu32 " / %d users (higher ranks first)\n", u.name,
 		       u.account, u.fs_factor, u.rank, users);
 		printf("  path from root; at each level siblings are ranked "
 		       "by LevelFS = NormShares / EffectvUsage, highest "
 		       "first:\n");
-	} else if (alg == ALG_LEVEL) {
+	} else if (alg == SB_FS_LEVEL_BASED) {
 		printf("%s (account %s), LEVEL_BASED with %d levels of %d "
 		       "bits: FSRaw %016" PRIX64 ", FairShare %f = rank %"
 		       PRIu32 " / %d users (higher ranks first)\n", u.name,
@@ -785,7 +783,7 @@ static void _explain_one(const sb_assoc_tree_t *t, int id, int alg,
 	for (i = 0; i < k; i++) {
 		sb_assoc_tree_get(t, path[i], &a);
 		if (i == 0) {
-			if (alg == ALG_LEVEL)
+			if (alg == SB_FS_LEVEL_BASED)
 				printf("    %-12s  FSRaw %016" PRIX64 "\n",
 				       _label(&a), a.fs_raw);
 			else
@@ -803,20 +801,20 @@ static void _explain_one(const sb_assoc_tree_t *t, int id, int alg,
 			else
 				printf("  Shares parent: its children count "
 				       "as children of %s", f.name);
-			if (alg == ALG_LEVEL)
+			if (alg == SB_FS_LEVEL_BASED)
 				_level_value(t, &a, levels);
 			putchar('\n');
 			continue;
 		}
 		printf("  NormShares %f  EffectvUsage %f", a.shares_norm,
 		       (double) a.usage_efctv);
-		if (alg == ALG_TREE) {
+		if (alg == SB_FS_FAIR_TREE) {
 			int pos, of;
 
 			_ft_position(t, path[i], &pos, &of);
 			printf("  LevelFS %f  (%d of %d)", (double) a.level_fs,
 			       pos, of);
-		} else if (alg == ALG_LEVEL) {
+		} else if (alg == SB_FS_LEVEL_BASED) {
 			_level_value(t, &a, levels);
 		} else {
 			printf("  FairShare %f", a.fs_factor);
@@ -865,7 +863,7 @@ static void _explain_pair(const sb_assoc_tree_t *t, int x, int y, int alg,
 	sb_assoc_tree_get(t, x, &ux);
 	sb_assoc_tree_get(t, y, &uy);
 	printf("%s vs %s:\n", ux.name, uy.name);
-	if (alg == ALG_CLASSIC) {
+	if (alg == SB_FS_CLASSIC) {
 		printf("  classic compares the users' own factors: %f vs %f",
 		       ux.fs_factor, uy.fs_factor);
 		if (ux.fs_factor == uy.fs_factor)
@@ -881,7 +879,7 @@ static void _explain_pair(const sb_assoc_tree_t *t, int x, int y, int alg,
 	sb_assoc_tree_get(t, ix, &sx);
 	sb_assoc_tree_get(t, iy, &sy);
 	printf("  first common ancestor: %s\n", c.name);
-	if (alg == ALG_TREE) {
+	if (alg == SB_FS_FAIR_TREE) {
 		printf("  deciding level: the children of %s, where %s's "
 		       "side is %s %s (LevelFS %f) and %s's side is %s %s "
 		       "(LevelFS %f)\n", c.name, ux.name,
@@ -1035,12 +1033,8 @@ static int _run(struct opts o)
 	}
 	if (_read_tree(t, &in) < 0)
 		goto out;
-	if (o.algorithm == ALG_LEVEL)
-		rc = sb_fairshare_level_compute(t, o.levels);
-	else if (o.algorithm == ALG_TREE)
-		rc = sb_fairshare_tree_compute(t);
-	else
-		rc = sb_fairshare_classic_compute(t, (uint32_t) o.dampening);
+	rc = sb_fairshare_compute(t, o.algorithm, o.levels,
+				  (uint32_t) o.dampening);
 	if (rc < 0) {
 		if (errno == ERANGE)
 			fprintf(stderr, PROG ": %s: the shares of one level "

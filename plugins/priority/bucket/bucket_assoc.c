@@ -50,9 +50,7 @@
 
 #include "assoc_tree.h"
 #include "bucket.h"
-#include "fairshare_classic.h"
-#include "fairshare_level.h"
-#include "fairshare_tree.h"
+#include "fairshare.h"
 
 typedef struct {
 	slurmdb_assoc_rec_t *assoc;
@@ -433,21 +431,8 @@ extern int bucket_assoc_compute(const bucket_conf_t *conf)
 	if (_refresh_usage() != SLURM_SUCCESS)
 		return SLURM_ERROR;
 
-	switch (conf->params.algorithm) {
-	case SB_FS_LEVEL_BASED:
-		crc = sb_fairshare_level_compute(g_tree, conf->params.levels);
-		break;
-	case SB_FS_FAIR_TREE:
-		crc = sb_fairshare_tree_compute(g_tree);
-		break;
-	case SB_FS_CLASSIC:
-		crc = sb_fairshare_classic_compute(g_tree, conf->damp ?
-						   conf->damp : 1);
-		break;
-	default:
-		errno = EINVAL;
-		break;
-	}
+	crc = sb_fairshare_compute(g_tree, conf->params.algorithm,
+				   conf->params.levels, conf->damp);
 	alg_name = sb_priority_params_algorithm_name(conf->params.algorithm);
 	if (crc < 0) {
 		error(BUCKET_PFX "%s fair-share pass failed: %m; keeping the previous values",
