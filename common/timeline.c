@@ -18,27 +18,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "busy_set.h"
 #include "planner.h"	/* sb_time_add() */
 #include "timeline.h"
 #include "strbuf.h"
 #include "timetree.h"
 
-struct res {
-	int64_t start, end, id;
-};
-
-struct seg {
-	int64_t s, e;
-};
-
 struct tl_node {
 	int64_t until;
 	bool down;
 	uint32_t seq;		/* last reservation number on this node */
-	struct res *res;
+	sb_window_t *res;	/* reservations, and their ids */
+	int64_t *res_id;
 	size_t nres, capres;
-	struct seg *seg;	/* the busy set: sorted, merged */
-	size_t nseg;
+	sb_busy_set_t busy;	/* until, down and reservations, merged */
 };
 
 struct sb_timeline {
@@ -80,7 +73,8 @@ void sb_timeline_destroy(sb_timeline_t *tl)
 	if (tl->nodes)
 		for (size_t i = 0; i < tl->n; i++) {
 			free(tl->nodes[i].res);
-			free(tl->nodes[i].seg);
+			free(tl->nodes[i].res_id);
+			sb_busy_set_fini(&tl->nodes[i].busy);
 		}
 	free(tl->nodes);
 	sb_timetree_destroy(tl->tt);
@@ -92,98 +86,41 @@ size_t sb_timeline_nodes(const sb_timeline_t *tl)
 	return tl ? tl->n : 0;
 }
 
-static int _seg_cmp(const void *a, const void *b)
-{
-	const struct seg *x = a, *y = b;
-
-	if (x->s != y->s)
-		return (x->s > y->s) - (x->s < y->s);
-	return (x->e > y->e) - (x->e < y->e);
-}
-
 /*
- * The busy set of a node in the given state, clipped to the horizon,
- * sorted and merged (touching segments too, so there are fewer points).
- * Returns a new array (NULL when empty or on ENOMEM, told apart by *ok).
- */
-static struct seg *_build(const sb_timeline_t *tl, int64_t until, bool down,
-			  const struct res *res, size_t nres, size_t *nseg,
-			  bool *ok)
-{
-	struct seg *v;
-	size_t n = 0, m = 0;
-
-	*nseg = 0;
-	*ok = true;
-	if (!(v = malloc((nres + 1) * sizeof(*v)))) {
-		*ok = false;
-		return NULL;
-	}
-	if (down) {
-		v[n++] = (struct seg) { tl->base, tl->end };
-	} else {
-		if (until > tl->base)
-			v[n++] = (struct seg) { tl->base,
-				until < tl->end ? until : tl->end };
-		for (size_t i = 0; i < nres; i++) {
-			int64_t e = res[i].end < tl->end ? res[i].end : tl->end;
-
-			if (res[i].start < e)
-				v[n++] = (struct seg) { res[i].start, e };
-		}
-	}
-	if (!n) {
-		free(v);
-		return NULL;
-	}
-	qsort(v, n, sizeof(*v), _seg_cmp);
-	for (size_t i = 1; i < n; i++) {
-		if (v[i].s <= v[m].e) {
-			if (v[i].e > v[m].e)
-				v[m].e = v[i].e;
-		} else {
-			v[++m] = v[i];
-		}
-	}
-	*nseg = m + 1;
-	return v;
-}
-
-/*
- * Replace node @i's segments by @seg (taken over). Only the acquisition of
+ * Replace node @i's busy set by @nb (taken over). Only the acquisition of
  * the new points can fail, and it is undone before anything else changes.
  */
-static int _swap(sb_timeline_t *tl, size_t i, struct seg *seg, size_t nseg)
+static int _swap(sb_timeline_t *tl, size_t i, sb_busy_set_t nb)
 {
 	struct tl_node *nd = &tl->nodes[i];
+	const sb_window_t *old = nd->busy.w, *nw = nb.w;
 	size_t j;
 
-	for (j = 0; j < nseg; j++) {
-		if (sb_timetree_acquire(tl->tt, seg[j].s, 0) < 0)
+	for (j = 0; j < nb.n; j++) {
+		if (sb_timetree_acquire(tl->tt, nw[j].start, 0) < 0)
 			goto undo;
-		if (sb_timetree_acquire(tl->tt, seg[j].e, 0) < 0) {
-			(void) sb_timetree_release(tl->tt, seg[j].s);
+		if (sb_timetree_acquire(tl->tt, nw[j].end, 0) < 0) {
+			(void) sb_timetree_release(tl->tt, nw[j].start);
 			goto undo;
 		}
 	}
-	for (j = 0; j < nd->nseg; j++)
-		(void) sb_timetree_add(tl->tt, nd->seg[j].s, nd->seg[j].e, 1);
-	for (j = 0; j < nseg; j++)
-		(void) sb_timetree_add(tl->tt, seg[j].s, seg[j].e, -1);
-	for (j = 0; j < nd->nseg; j++) {
-		(void) sb_timetree_release(tl->tt, nd->seg[j].s);
-		(void) sb_timetree_release(tl->tt, nd->seg[j].e);
+	for (j = 0; j < nd->busy.n; j++)
+		(void) sb_timetree_add(tl->tt, old[j].start, old[j].end, 1);
+	for (j = 0; j < nb.n; j++)
+		(void) sb_timetree_add(tl->tt, nw[j].start, nw[j].end, -1);
+	for (j = 0; j < nd->busy.n; j++) {
+		(void) sb_timetree_release(tl->tt, old[j].start);
+		(void) sb_timetree_release(tl->tt, old[j].end);
 	}
-	free(nd->seg);
-	nd->seg = seg;
-	nd->nseg = nseg;
+	sb_busy_set_fini(&nd->busy);
+	nd->busy = nb;
 	return 0;
 undo:
 	while (j--) {
-		(void) sb_timetree_release(tl->tt, seg[j].s);
-		(void) sb_timetree_release(tl->tt, seg[j].e);
+		(void) sb_timetree_release(tl->tt, nw[j].start);
+		(void) sb_timetree_release(tl->tt, nw[j].end);
 	}
-	free(seg);
+	sb_busy_set_fini(&nb);
 	errno = ENOMEM;
 	return -1;
 }
@@ -192,16 +129,12 @@ undo:
 static int _update(sb_timeline_t *tl, size_t i, int64_t until, bool down,
 		   size_t nres)
 {
-	struct seg *seg;
-	size_t nseg;
-	bool ok;
+	sb_busy_set_t nb;
 
-	seg = _build(tl, until, down, tl->nodes[i].res, nres, &nseg, &ok);
-	if (!ok) {
-		errno = ENOMEM;
+	if (sb_busy_set_build(tl->base, tl->end, until, down,
+			      tl->nodes[i].res, nres, &nb))
 		return -1;
-	}
-	return _swap(tl, i, seg, nseg);
+	return _swap(tl, i, nb);
 }
 
 int sb_timeline_set_busy(sb_timeline_t *tl, size_t node, int64_t until)
@@ -238,8 +171,8 @@ int64_t sb_timeline_reserve(sb_timeline_t *tl, size_t node, int64_t start,
 			    int64_t duration)
 {
 	struct tl_node *nd;
-	struct res *nr;
-	int64_t id;
+	sb_window_t *nr;
+	int64_t id, *ni;
 
 	if (!tl || node >= tl->n || duration < 1 || start < tl->base ||
 	    start >= tl->end) {
@@ -250,17 +183,24 @@ int64_t sb_timeline_reserve(sb_timeline_t *tl, size_t node, int64_t start,
 	if (nd->nres == nd->capres) {
 		size_t cap = nd->capres ? nd->capres * 2 : 4;
 
+		/* A grown first array alone is harmless: capres stays. */
 		if (!(nr = realloc(nd->res, cap * sizeof(*nr)))) {
 			errno = ENOMEM;
 			return -1;
 		}
 		nd->res = nr;
+		if (!(ni = realloc(nd->res_id, cap * sizeof(*ni)))) {
+			errno = ENOMEM;
+			return -1;
+		}
+		nd->res_id = ni;
 		nd->capres = cap;
 	}
 	/* Ids: node + 1 in the high half, a per-node number in the low. */
 	id = ((int64_t) (node + 1) << 32) | (uint32_t) (nd->seq + 1);
-	nd->res[nd->nres] = (struct res) { start,
-		sb_time_add(start, duration), id };
+	nd->res[nd->nres] = (sb_window_t) { start,
+		sb_time_add(start, duration) };
+	nd->res_id[nd->nres] = id;
 	if (_update(tl, node, nd->until, nd->down, nd->nres + 1) < 0)
 		return -1;
 	nd->nres++;
@@ -271,7 +211,7 @@ int64_t sb_timeline_reserve(sb_timeline_t *tl, size_t node, int64_t start,
 int sb_timeline_unreserve(sb_timeline_t *tl, int64_t id)
 {
 	struct tl_node *nd;
-	struct res gone;
+	sb_window_t gone;
 	size_t node, i;
 
 	if (!tl) {
@@ -283,7 +223,7 @@ int sb_timeline_unreserve(sb_timeline_t *tl, int64_t id)
 		return -1;
 	}
 	nd = &tl->nodes[node - 1];
-	for (i = 0; i < nd->nres && nd->res[i].id != id; i++)
+	for (i = 0; i < nd->nres && nd->res_id[i] != id; i++)
 		;
 	if (i == nd->nres) {
 		errno = ENOENT;
@@ -293,6 +233,8 @@ int sb_timeline_unreserve(sb_timeline_t *tl, int64_t id)
 	gone = nd->res[i];
 	nd->res[i] = nd->res[nd->nres - 1];
 	nd->res[nd->nres - 1] = gone;
+	nd->res_id[i] = nd->res_id[nd->nres - 1];
+	nd->res_id[nd->nres - 1] = id;
 	if (_update(tl, node - 1, nd->until, nd->down, nd->nres - 1) < 0)
 		return -1;
 	nd->nres--;
@@ -309,23 +251,6 @@ int64_t sb_timeline_free_at(const sb_timeline_t *tl, int64_t t)
 	}
 	(void) sb_timetree_floor(tl->tt, t, NULL, &v);
 	return v;
-}
-
-/* Whether node @nd's segments miss [s, e). */
-static bool _node_free(const struct tl_node *nd, int64_t s, int64_t e)
-{
-	size_t lo = 0, hi = nd->nseg;
-
-	/* The first segment ending after s is the only one that can hit. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (nd->seg[mid].e <= s)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo == nd->nseg || nd->seg[lo].s >= e;
 }
 
 static bool _window(const sb_timeline_t *tl, int64_t t, int64_t d,
@@ -346,7 +271,7 @@ int sb_timeline_node_free(const sb_timeline_t *tl, size_t node, int64_t t,
 		errno = EINVAL;
 		return -1;
 	}
-	return _node_free(&tl->nodes[node], t, e);
+	return sb_busy_set_free(&tl->nodes[node].busy, t, e);
 }
 
 /* Nodes free over [s, e), up to @cap written to @out; stop at @stop. */
@@ -356,7 +281,7 @@ static size_t _collect(const sb_timeline_t *tl, int64_t s, int64_t e,
 	size_t cnt = 0;
 
 	for (size_t i = 0; i < tl->n && cnt < stop; i++) {
-		if (!_node_free(&tl->nodes[i], s, e))
+		if (!sb_busy_set_free(&tl->nodes[i].busy, s, e))
 			continue;
 		if (out && cnt < cap)
 			out[cnt] = i;
@@ -422,15 +347,16 @@ char *sb_timeline_fmt(const sb_timeline_t *tl)
 			sb_strbuf_add(&b, "down");
 			continue;
 		}
-		if (!nd->nseg)
+		if (!nd->busy.n)
 			sb_strbuf_add(&b, "-");
-		for (size_t j = 0; j < nd->nseg; j++) {
+		for (size_t j = 0; j < nd->busy.n; j++) {
 			sb_strbuf_addf(&b, "%s[%" PRId64 ",", j ? "+" : "",
-				       nd->seg[j].s);
-			if (nd->seg[j].e == INT64_MAX)
+				       nd->busy.w[j].start);
+			if (nd->busy.w[j].end == INT64_MAX)
 				sb_strbuf_add(&b, "inf");
 			else
-				sb_strbuf_addf(&b, "%" PRId64, nd->seg[j].e);
+				sb_strbuf_addf(&b, "%" PRId64,
+					       nd->busy.w[j].end);
 			sb_strbuf_add(&b, ")");
 		}
 	}
@@ -492,37 +418,29 @@ int sb_timeline_check(const sb_timeline_t *tl)
 		return -1;
 	for (size_t i = 0; i < tl->n; i++) {
 		const struct tl_node *nd = &tl->nodes[i];
-		struct seg *want;
-		size_t nwant;
+		sb_busy_set_t want;
 		bool ok;
 
-		want = _build(tl, nd->until, nd->down, nd->res, nd->nres,
-			      &nwant, &ok);
-		if (!ok) {
-			errno = ENOMEM;
+		if (sb_busy_set_build(tl->base, tl->end, nd->until, nd->down,
+				      nd->res, nd->nres, &want))
 			return -1;
-		}
-		ok = nwant == nd->nseg && (!nwant ||
-			!memcmp(want, nd->seg, nwant * sizeof(*want)));
-		free(want);
-		if (!ok || nd->nres > nd->capres)
+		ok = sb_busy_set_equal(&want, &nd->busy);
+		sb_busy_set_fini(&want);
+		if (!ok || nd->nres > nd->capres ||
+		    sb_busy_set_check(&nd->busy, tl->base, tl->end))
 			goto out;
-		for (size_t j = 0; j < nd->nseg; j++)
-			if (nd->seg[j].s >= nd->seg[j].e ||
-			    nd->seg[j].s < tl->base ||
-			    nd->seg[j].e > tl->end ||
-			    (j && nd->seg[j - 1].e >= nd->seg[j].s))
-				goto out;
-		total += nd->nseg;
+		total += nd->busy.n;
 	}
 	if (!(e = malloc((2 * total + 1) * sizeof(*e)))) {
 		errno = ENOMEM;
 		return -1;
 	}
 	for (size_t i = 0; i < tl->n; i++)
-		for (size_t j = 0; j < tl->nodes[i].nseg; j++) {
-			e[ne++] = (struct edge) { tl->nodes[i].seg[j].s, 1 };
-			e[ne++] = (struct edge) { tl->nodes[i].seg[j].e, -1 };
+		for (size_t j = 0; j < tl->nodes[i].busy.n; j++) {
+			const sb_window_t *w = &tl->nodes[i].busy.w[j];
+
+			e[ne++] = (struct edge) { w->start, 1 };
+			e[ne++] = (struct edge) { w->end, -1 };
 		}
 	qsort(e, ne, sizeof(*e), _edge_cmp);
 	c.e = e;

@@ -11,19 +11,15 @@
 #include <string.h>
 
 #include "bucket_assign.h"
+#include "busy_set.h"
 #include "will_run.h"
-
-struct seg {
-	int64_t s, e;
-};
 
 struct wr_node {
 	int64_t until;
 	bool down;
 	sb_window_t *win;	/* reservations and committed jobs */
 	size_t nwin, capwin;
-	struct seg *seg;	/* the busy set: sorted, merged */
-	size_t nseg;
+	sb_busy_set_t busy;	/* until, down and windows, merged */
 };
 
 struct sb_will_run {
@@ -58,83 +54,22 @@ typedef struct {
 	sb_policy_key_t *keys;
 } _q_t;
 
-static int _seg_cmp(const void *a, const void *b)
-{
-	const struct seg *x = a, *y = b;
-
-	if (x->s != y->s)
-		return (x->s > y->s) - (x->s < y->s);
-	return (x->e > y->e) - (x->e < y->e);
-}
-
-/*
- * The busy set of a node in the given state, clipped to the horizon,
- * sorted and merged (touching segments too). A new array, or NULL when
- * empty or on ENOMEM, told apart by *ok.
- */
-static struct seg *_build(const sb_will_run_t *w, int64_t until, bool down,
-			  const sb_window_t *win, size_t nwin, size_t *nseg,
-			  bool *ok)
-{
-	struct seg *v;
-	size_t n = 0, m = 0, i;
-
-	*nseg = 0;
-	*ok = true;
-	if (!(v = malloc((nwin + 1) * sizeof(*v)))) {
-		*ok = false;
-		return NULL;
-	}
-	if (down) {
-		v[n++] = (struct seg) { w->base, w->end };
-	} else {
-		if (until > w->base)
-			v[n++] = (struct seg) { w->base,
-				until < w->end ? until : w->end };
-		for (i = 0; i < nwin; i++) {
-			int64_t s = win[i].start < w->base ? w->base :
-				win[i].start;
-			int64_t e = win[i].end < w->end ? win[i].end : w->end;
-
-			if (s < e)
-				v[n++] = (struct seg) { s, e };
-		}
-	}
-	if (!n) {
-		free(v);
-		return NULL;
-	}
-	qsort(v, n, sizeof(*v), _seg_cmp);
-	for (i = 1; i < n; i++) {
-		if (v[i].s <= v[m].e) {
-			if (v[i].e > v[m].e)
-				v[m].e = v[i].e;
-		} else {
-			v[++m] = v[i];
-		}
-	}
-	*nseg = m + 1;
-	return v;
-}
-
 /* A segment after base: the node may be busy-later for some job. */
 static bool _has_later(const struct wr_node *nd, int64_t base)
 {
-	return nd->nseg && nd->seg[nd->nseg - 1].s > base;
+	return nd->busy.n && nd->busy.w[nd->busy.n - 1].start > base;
 }
 
-/* Give node @i the segments @seg (taken over), keeping nlater. */
-static void _set_segs(sb_will_run_t *w, size_t i, struct seg *seg,
-		      size_t nseg)
+/* Give node @i the busy set @busy (taken over), keeping nlater. */
+static void _set_busy(sb_will_run_t *w, size_t i, sb_busy_set_t busy)
 {
 	struct wr_node *nd = &w->nodes[i];
 	size_t b = sb_bucket_of(w->set, i);
 
 	if (_has_later(nd, w->base))
 		w->nlater[b]--;
-	free(nd->seg);
-	nd->seg = seg;
-	nd->nseg = nseg;
+	sb_busy_set_fini(&nd->busy);
+	nd->busy = busy;
 	if (_has_later(nd, w->base))
 		w->nlater[b]++;
 }
@@ -144,16 +79,12 @@ static int _update(sb_will_run_t *w, size_t i, int64_t until, bool down,
 		   size_t nwin)
 {
 	struct wr_node *nd = &w->nodes[i];
-	struct seg *seg;
-	size_t nseg;
-	bool ok;
+	sb_busy_set_t busy;
 
-	seg = _build(w, until, down, nd->win, nwin, &nseg, &ok);
-	if (!ok) {
-		errno = ENOMEM;
+	if (sb_busy_set_build(w->base, w->end, until, down, nd->win, nwin,
+			      &busy))
 		return -1;
-	}
-	_set_segs(w, i, seg, nseg);
+	_set_busy(w, i, busy);
 	nd->until = until;
 	nd->down = down;
 	nd->nwin = nwin;
@@ -186,7 +117,7 @@ void sb_will_run_destroy(sb_will_run_t *w)
 		return;
 	for (i = 0; w->nodes && i < w->n; i++) {
 		free(w->nodes[i].win);
-		free(w->nodes[i].seg);
+		sb_busy_set_fini(&w->nodes[i].busy);
 	}
 	free(w->nodes);
 	free(w->nlater);
@@ -293,11 +224,10 @@ int sb_will_run_clear_windows(sb_will_run_t *w, size_t node)
 
 int sb_will_run_commit(sb_will_run_t *w, const sb_will_run_result_t *res)
 {
-	struct seg **segs = NULL;
-	size_t c, k = 0, nk = 0, i, *idx = NULL, *nseg = NULL;
+	sb_busy_set_t *busy = NULL;
+	size_t c, k = 0, nk = 0, i, *idx = NULL;
 	int64_t j;
 	int rc = -1;
-	bool ok;
 
 	if (!w || !res || !res->pl.nodes || res->start >= res->end ||
 	    res->start < w->base) {
@@ -314,8 +244,7 @@ int sb_will_run_commit(sb_will_run_t *w, const sb_will_run_result_t *res)
 	}
 	/* Build every new busy set first: nothing changes on ENOMEM. */
 	if (!(idx = malloc((nk + 1) * sizeof(*idx))) ||
-	    !(nseg = malloc((nk + 1) * sizeof(*nseg))) ||
-	    !(segs = calloc(nk + 1, sizeof(*segs))))
+	    !(busy = calloc(nk + 1, sizeof(*busy))))
 		goto oom;
 	for (c = 0; c < res->pl.nchunks; c++)
 		for (j = sb_bitmap_first_set(res->pl.nodes[c]); j >= 0;
@@ -326,15 +255,15 @@ int sb_will_run_commit(sb_will_run_t *w, const sb_will_run_result_t *res)
 				goto oom;
 			nd->win[nd->nwin] = (sb_window_t) { res->start,
 							    res->end };
-			segs[k] = _build(w, nd->until, nd->down, nd->win,
-					 nd->nwin + 1, &nseg[k], &ok);
-			if (!ok)
+			if (sb_busy_set_build(w->base, w->end, nd->until,
+					      nd->down, nd->win, nd->nwin + 1,
+					      &busy[k]))
 				goto oom;
 			idx[k++] = (size_t) j;
 		}
 	for (i = 0; i < k; i++) {
-		_set_segs(w, idx[i], segs[i], nseg[i]);
-		segs[i] = NULL;
+		_set_busy(w, idx[i], busy[i]);
+		busy[i] = (sb_busy_set_t) { NULL, 0 };
 		w->nodes[idx[i]].nwin++;
 	}
 	rc = 0;
@@ -342,11 +271,10 @@ int sb_will_run_commit(sb_will_run_t *w, const sb_will_run_result_t *res)
 oom:
 	errno = ENOMEM;
 out:
-	for (i = 0; segs && i < k; i++)
-		free(segs[i]);
-	free(segs);
+	for (i = 0; busy && i < k; i++)
+		sb_busy_set_fini(&busy[i]);
+	free(busy);
 	free(idx);
-	free(nseg);
 	return rc;
 }
 
@@ -358,27 +286,10 @@ void sb_will_run_result_fini(sb_will_run_result_t *res)
 	memset(res, 0, sizeof(*res));
 }
 
-/* Whether node @nd's segments miss [s, e). O(log r). */
-static bool _free(const struct wr_node *nd, int64_t s, int64_t e)
-{
-	size_t lo = 0, hi = nd->nseg;
-
-	/* The first segment ending after s is the only one that can hit. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (nd->seg[mid].e <= s)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo == nd->nseg || nd->seg[lo].s >= e;
-}
-
 /* Busy-later: a busy segment starts after a job ending at @e. */
 static bool _later(const struct wr_node *nd, int64_t e)
 {
-	return nd->nseg && nd->seg[nd->nseg - 1].s >= e;
+	return nd->busy.n && nd->busy.w[nd->busy.n - 1].start >= e;
 }
 
 /*
@@ -451,7 +362,7 @@ static void _caps_at(_q_t *q, int64_t s, uint64_t *cap)
 			if (q->nc == 1 && sum >= q->total)
 				return;
 			if (sb_bitmap_test(q->ok, (size_t) i) &&
-			    _free(&q->w->nodes[i], s, e)) {
+			    sb_busy_set_free(&q->w->nodes[i].busy, s, e)) {
 				cap[b]++;
 				sum++;
 			}
@@ -479,14 +390,14 @@ static int _node_events(const _q_t *q, const struct wr_node *nd, size_t b,
 
 	for (;;) {
 		/* The next free gap [g0, g1) at or after prev. */
-		while (j < nd->nseg && nd->seg[j].e <= prev)
+		while (j < nd->busy.n && nd->busy.w[j].end <= prev)
 			j++;
-		if (j < nd->nseg && nd->seg[j].s <= prev) {
-			prev = nd->seg[j].e;
+		if (j < nd->busy.n && nd->busy.w[j].start <= prev) {
+			prev = nd->busy.w[j].end;
 			continue;
 		}
 		g0 = prev;
-		g1 = j < nd->nseg ? nd->seg[j].s : q->w->end;
+		g1 = j < nd->busy.n ? nd->busy.w[j].start : q->w->end;
 		if (g0 >= q->w->end)
 			return 0;
 		if (sb_time_add(g0, q->d) <= g1) {
@@ -506,9 +417,9 @@ static int _node_events(const _q_t *q, const struct wr_node *nd, size_t b,
 				(*ev)[(*nev)++] = (struct ev) { last + 1,
 					(uint32_t) b, -1 };
 		}
-		if (j >= nd->nseg)
+		if (j >= nd->busy.n)
 			return 0;
-		prev = nd->seg[j].e;
+		prev = nd->busy.w[j].end;
 	}
 }
 
@@ -698,7 +609,7 @@ static int _pick(_q_t *q, int64_t s, sb_bitmap_t **res)
 				const struct wr_node *nd = &q->w->nodes[i];
 
 				if (sb_bitmap_test(q->ok, (size_t) i) &&
-				    _free(nd, s, e) &&
+				    sb_busy_set_free(&nd->busy, s, e) &&
 				    _later(nd, e) == !pass)
 					list[nl++] = (size_t) i;
 			}
@@ -815,8 +726,8 @@ fail:
 
 int sb_will_run_check(const sb_will_run_t *w)
 {
-	size_t i, j, b, nwant;
-	struct seg *want;
+	size_t i, b;
+	sb_busy_set_t want;
 	bool ok;
 
 	if (!w) {
@@ -829,22 +740,14 @@ int sb_will_run_check(const sb_will_run_t *w)
 	for (i = 0; i < w->n; i++) {
 		const struct wr_node *nd = &w->nodes[i];
 
-		if (nd->nwin > nd->capwin)
+		if (nd->nwin > nd->capwin ||
+		    sb_busy_set_check(&nd->busy, w->base, w->end))
 			goto bad;
-		for (j = 0; j < nd->nseg; j++)
-			if (nd->seg[j].s >= nd->seg[j].e ||
-			    nd->seg[j].s < w->base || nd->seg[j].e > w->end ||
-			    (j && nd->seg[j - 1].e >= nd->seg[j].s))
-				goto bad;
-		want = _build(w, nd->until, nd->down, nd->win, nd->nwin,
-			      &nwant, &ok);
-		if (!ok) {
-			errno = ENOMEM;
+		if (sb_busy_set_build(w->base, w->end, nd->until, nd->down,
+				      nd->win, nd->nwin, &want))
 			return -1;
-		}
-		ok = nwant == nd->nseg && (!nwant ||
-			!memcmp(want, nd->seg, nwant * sizeof(*want)));
-		free(want);
+		ok = sb_busy_set_equal(&want, &nd->busy);
+		sb_busy_set_fini(&want);
 		if (!ok)
 			goto bad;
 	}
