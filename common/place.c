@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bucket_assign.h"
+#include "bucket_fill.h"
 #include "place.h"
 
 /* Internal outcome of one attempt: a result, or -1 for ENOMEM. */
@@ -67,82 +68,37 @@ static void _clear_res(_ctx_t *x)
 		sb_bitmap_clear_all(x->res[c]);
 }
 
-static uint64_t _min(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
-/*
- * Fill chunks in order from groups in order (greedy on counts only).
- * Returns 1 if every chunk is filled; x[g * nc + c] gets the amounts.
- */
-static int _greedy_counts(const _ctx_t *x, size_t ng, const size_t *order,
-			  size_t nord, const uint64_t *mask,
-			  const uint64_t *cap, uint64_t *left,
-			  uint64_t *amount)
-{
-	size_t c, j, g;
-	uint64_t need, t;
-
-	memcpy(left, cap, ng * sizeof(*left));
-	memset(amount, 0, ng * x->nc * sizeof(*amount));
-	for (c = 0; c < x->nc; c++) {
-		need = x->demand[c];
-		for (j = 0; j < nord && need; j++) {
-			g = order[j];
-			if (!(mask[g] >> c & 1) || !left[g])
-				continue;
-			t = _min(need, left[g]);
-			amount[g * x->nc + c] = t;
-			left[g] -= t;
-			need -= t;
-		}
-		if (need)
-			return 0;
-	}
-	return 1;
-}
-
 /* ---------------------------------------------------------------- */
 /* Bucket path                                                       */
 
 static int _bucket_attempt(_ctx_t *x)
 {
 	sb_bucket_set_t *set = x->set;
-	size_t nb = sb_bucket_set_size(set), b, c, j, nord = 0;
+	size_t nb = sb_bucket_set_size(set), b, c, j, nord;
 	const sb_bitmap_t *excl = x->r->excluded;
-	uint64_t *mask, *cap, *left, *amount, *block;
-	size_t *order = NULL;
-	sb_policy_key_t *keys = NULL;
+	uint64_t *mask, *cap, *amount;
+	const size_t *order;
+	sb_bucket_fill_t f;
 	int rc = -1, ok;
 	int64_t i;
 
-	/* One block for the per-bucket counters: this path is hot. */
-	if (!(block = calloc((nb + 1) * (3 + x->nc), sizeof(*block))) ||
-	    !(order = malloc((nb + 1) * sizeof(*order))) ||
-	    !(keys = malloc((nb + 1) * sizeof(*keys))))
-		goto out;
-	mask = block;
-	cap = mask + nb + 1;
-	left = cap + nb + 1;
-	amount = left + nb + 1;
+	if (sb_bucket_fill_init(&f, set, x->r))
+		return -1;
+	/* Buckets in policy order; ties go by lowest node index. */
+	sb_bucket_fill_order(&f, set, x->r, x->match, x->p, x->end, NULL);
+	mask = f.mask;
+	cap = f.cap;
+	amount = f.amount;
+	order = f.order;
+	nord = f.nord;
 
-	/* The chunk -> bucket map, and capacity with every node idle. */
-	for (b = 0; b < nb; b++) {
-		const sb_node_t *rep = sb_bucket_rep(set, b);
-
-		for (c = 0; c < x->nc; c++)
-			if (sb_chunk_match(rep, x->r, &x->r->chunks[c],
-					   x->match))
-				mask[b] |= UINT64_C(1) << c;
-		if (!mask[b])
-			continue;
+	/* Capacity with every node idle. */
+	for (j = 0; j < nord; j++) {
+		b = order[j];
 		cap[b] = sb_bucket_total(set, b);
 		if (excl)
 			cap[b] -= (uint64_t) sb_bitmap_count_and(
 				sb_bucket_all(set, b), excl);
-		sb_policy_key(x->p, rep, sb_request_pref(x->r, rep), x->end,
-			      SB_TIME_INFINITE, &keys[nord++]);
 	}
 	/* O(C B) on counts: the OpenPBS "can never run" test. */
 	for (c = 0; c < x->nc; c++) {
@@ -164,11 +120,6 @@ static int _bucket_attempt(_ctx_t *x)
 			goto out;
 		}
 	}
-	/* Buckets in policy order; ties go by lowest node index. */
-	sb_policy_sort(keys, nord);
-	for (j = 0; j < nord; j++)
-		order[j] = sb_bucket_of(set, keys[j].idx);
-
 	/* What each bucket can give now (ideal: everything, as above). */
 	for (b = 0; b < nb && !x->ideal; b++) {
 		const sb_bitmap_t *later = sb_bucket_pool(set, b,
@@ -188,12 +139,9 @@ static int _bucket_attempt(_ctx_t *x)
 			    !(excl && sb_bitmap_test(excl, (size_t) i)))
 				cap[b]++;
 	}
-	if (!_greedy_counts(x, nb, order, nord, mask, cap, left, amount)) {
-		ok = sb_assign(nb, cap, NULL, mask, x->nc, x->demand, amount);
-		if (ok <= 0) {
-			rc = ok < 0 ? -1 : _WAIT;
-			goto out;
-		}
+	if ((ok = sb_bucket_fill_amounts(&f, cap)) <= 0) {
+		rc = ok < 0 ? -1 : _WAIT;
+		goto out;
 	}
 
 	/* Materialise: busy-later nodes that fit first, then free ones. */
@@ -257,9 +205,7 @@ static int _bucket_attempt(_ctx_t *x)
 		}
 	rc = _RUN;
 out:
-	free(block);
-	free(order);
-	free(keys);
+	sb_bucket_fill_fini(&f);
 	return rc;
 }
 

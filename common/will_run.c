@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bucket_assign.h"
+#include "bucket_fill.h"
 #include "busy_set.h"
 #include "will_run.h"
 
@@ -42,16 +42,9 @@ typedef struct {
 	const sb_will_run_t *w;
 	const sb_request_t *r;
 	const sb_policy_t *p;
-	const sb_feat_expr_t *match;	/* current [a|b] alternative */
 	int64_t now, d;
-	size_t nb, nc, nord;
-	uint64_t demand[SB_MAX_CHUNKS];
-	uint64_t total;
 	sb_bitmap_t *ok;		/* allowed minus excluded */
-	uint64_t *mask;			/* per bucket: its chunks */
-	size_t *order;			/* matching buckets, in order */
-	uint64_t *cap, *left, *amount;
-	sb_policy_key_t *keys;
+	sb_bucket_fill_t f;		/* buckets in order, amounts */
 } _q_t;
 
 /* A segment after base: the node may be busy-later for some job. */
@@ -292,43 +285,6 @@ static bool _later(const struct wr_node *nd, int64_t e)
 	return nd->busy.n && nd->busy.w[nd->busy.n - 1].start >= e;
 }
 
-/*
- * Can the chunks be served from per-bucket capacities @cap? Fills
- * q->amount when yes (greedy in chunk and policy order first, the exact
- * assignment when greedy fails). 1, 0, or -1 (ENOMEM).
- */
-static int _feasible(_q_t *q, const uint64_t *cap)
-{
-	uint64_t need, t;
-	size_t c, j, b;
-	int ok;
-
-	memcpy(q->left, cap, q->nb * sizeof(*q->left));
-	memset(q->amount, 0, q->nb * q->nc * sizeof(*q->amount));
-	for (c = 0; c < q->nc; c++) {
-		need = q->demand[c];
-		for (j = 0; j < q->nord && need; j++) {
-			b = q->order[j];
-			if (!(q->mask[b] >> c & 1) || !q->left[b])
-				continue;
-			t = need < q->left[b] ? need : q->left[b];
-			q->amount[b * q->nc + c] = t;
-			q->left[b] -= t;
-			need -= t;
-		}
-		if (need)
-			break;
-	}
-	if (c == q->nc)
-		return 1;
-	/* One chunk: greedy is exact. Several: they may compete. */
-	if (q->nc == 1)
-		return 0;
-	ok = sb_assign(q->nb, cap, NULL, q->mask, q->nc, q->demand,
-		       q->amount);
-	return ok;
-}
-
 /* Window end for a start @s, or -1 if the window leaves the horizon. */
 static int64_t _wend(const _q_t *q, int64_t s)
 {
@@ -349,17 +305,17 @@ static void _caps_at(_q_t *q, int64_t s, uint64_t *cap)
 	size_t j, b;
 	uint64_t sum = 0;
 
-	memset(cap, 0, q->nb * sizeof(*cap));
+	memset(cap, 0, q->f.nb * sizeof(*cap));
 	if (e < 0)
 		return;
-	for (j = 0; j < q->nord; j++) {
+	for (j = 0; j < q->f.nord; j++) {
 		const sb_bitmap_t *all;
 
-		b = q->order[j];
+		b = q->f.order[j];
 		all = sb_bucket_all(set, b);
 		for (i = sb_bitmap_first_set(all); i >= 0;
 		     i = sb_bitmap_next_set(all, (size_t) i + 1)) {
-			if (q->nc == 1 && sum >= q->total)
+			if (q->f.nc == 1 && sum >= q->f.total)
 				return;
 			if (sb_bitmap_test(q->ok, (size_t) i) &&
 			    sb_busy_set_free(&q->w->nodes[i].busy, s, e)) {
@@ -476,36 +432,36 @@ static int _earliest(_q_t *q, int64_t *start)
 	const sb_bucket_set_t *set = q->w->set;
 	struct ev *ev = NULL;
 	size_t nev = 0, cap = 0, j, k;
-	uint64_t sum = 0, *c = q->cap;
+	uint64_t sum = 0, *c = q->f.cap;
 	int64_t i;
 	int rc = -1, f, opened;
 
-	if (!q->nord)
+	if (!q->f.nord)
 		return 0;
 	/* Right now: the common answer, no sorting. */
 	_caps_at(q, q->now, c);
-	if ((f = _feasible(q, c)) != 0) {
+	if ((f = sb_bucket_fill_amounts(&q->f, c)) != 0) {
 		*start = q->now;
 		return f;
 	}
-	for (j = 0; j < q->nord; j++) {
-		const sb_bitmap_t *all = sb_bucket_all(set, q->order[j]);
+	for (j = 0; j < q->f.nord; j++) {
+		const sb_bitmap_t *all = sb_bucket_all(set, q->f.order[j]);
 
 		for (i = sb_bitmap_first_set(all); i >= 0;
 		     i = sb_bitmap_next_set(all, (size_t) i + 1))
 			if (sb_bitmap_test(q->ok, (size_t) i) &&
-			    _node_events(q, &q->w->nodes[i], q->order[j], &ev,
+			    _node_events(q, &q->w->nodes[i], q->f.order[j], &ev,
 					 &nev, &cap))
 				goto out;
 	}
-	if (q->nc == 1 && (k = _all_open(ev, nev))) {
+	if (q->f.nc == 1 && (k = _all_open(ev, nev))) {
 		/*
 		 * One chunk and no interval ever closes (running jobs and
 		 * down nodes only, the common case): capacity only grows, so
 		 * the answer is the total-th opening. Selection, no sort.
 		 */
-		if (q->total <= nev) {
-			*start = _select(ev, nev, (size_t) q->total - 1);
+		if (q->f.total <= nev) {
+			*start = _select(ev, nev, (size_t) q->f.total - 1);
 			rc = 1;
 		} else {
 			rc = 0;
@@ -514,7 +470,7 @@ static int _earliest(_q_t *q, int64_t *start)
 	}
 	if (nev)
 		qsort(ev, nev, sizeof(*ev), _ev_cmp);
-	memset(c, 0, q->nb * sizeof(*c));
+	memset(c, 0, q->f.nb * sizeof(*c));
 	/* Capacity only grows where an interval opens: test there. */
 	for (k = 0; k < nev;) {
 		int64_t at = ev[k].at;
@@ -525,9 +481,9 @@ static int _earliest(_q_t *q, int64_t *start)
 			sum += (uint64_t) (int64_t) ev[k].delta;
 			opened |= ev[k].delta > 0;
 		}
-		if (!opened || sum < q->total)
+		if (!opened || sum < q->f.total)
 			continue;
-		if ((f = _feasible(q, c)) < 0)
+		if ((f = sb_bucket_fill_amounts(&q->f, c)) < 0)
 			goto out;
 		if (f) {
 			*start = at;
@@ -541,35 +497,12 @@ out:
 	return rc;
 }
 
-/* Chunk -> bucket masks and policy order for alternative @v. */
+/* The buckets in policy order for alternative @v. */
 static void _setup(_q_t *q, size_t v)
 {
-	const sb_bucket_set_t *set = q->w->set;
-	int64_t end = sb_time_add(q->now, q->d);
-	size_t b, c, j;
-
-	q->match = q->r->nmatch ? q->r->match[v] : NULL;
-	q->nord = 0;
-	for (b = 0; b < q->nb; b++) {
-		const sb_node_t *rep = sb_bucket_rep(set, b);
-
-		q->mask[b] = 0;
-		for (c = 0; c < q->nc; c++)
-			if (sb_chunk_match(rep, q->r, &q->r->chunks[c],
-					   q->match))
-				q->mask[b] |= UINT64_C(1) << c;
-		/* A bucket none of whose nodes are allowed plays no part. */
-		if (q->mask[b] &&
-		    sb_bitmap_count_and(sb_bucket_all(set, b), q->ok) > 0)
-			sb_policy_key(q->p, rep, sb_request_pref(q->r, rep),
-				      end, SB_TIME_INFINITE,
-				      &q->keys[q->nord++]);
-		else
-			q->mask[b] = 0;
-	}
-	sb_policy_sort(q->keys, q->nord);
-	for (j = 0; j < q->nord; j++)
-		q->order[j] = sb_bucket_of(set, q->keys[j].idx);
+	sb_bucket_fill_order(&q->f, q->w->set, q->r,
+			     q->r->nmatch ? q->r->match[v] : NULL, q->p,
+			     sb_time_add(q->now, q->d), q->ok);
 }
 
 /*
@@ -583,8 +516,8 @@ static int _pick(_q_t *q, int64_t s, sb_bitmap_t **res)
 	size_t j, c, b, *list = NULL, nl, pass, at;
 	int rc = -1, f;
 
-	_caps_at(q, s, q->cap);
-	if ((f = _feasible(q, q->cap)) <= 0) {
+	_caps_at(q, s, q->f.cap);
+	if ((f = sb_bucket_fill_amounts(&q->f, q->f.cap)) <= 0) {
 		/* The sweep said yes: a disagreement is a bug. */
 		errno = f < 0 ? ENOMEM : EFAULT;
 		return -1;
@@ -593,13 +526,13 @@ static int _pick(_q_t *q, int64_t s, sb_bitmap_t **res)
 		errno = ENOMEM;
 		return -1;
 	}
-	for (j = 0; j < q->nord; j++) {
+	for (j = 0; j < q->f.nord; j++) {
 		const sb_bitmap_t *all;
 		uint64_t need = 0;
 
-		b = q->order[j];
-		for (c = 0; c < q->nc; c++)
-			need += q->amount[b * q->nc + c];
+		b = q->f.order[j];
+		for (c = 0; c < q->f.nc; c++)
+			need += q->f.amount[b * q->f.nc + c];
 		all = sb_bucket_all(set, b);
 		nl = 0;
 		/* Only as many as the bucket gives; busy-later ones first. */
@@ -618,8 +551,8 @@ static int _pick(_q_t *q, int64_t s, sb_bitmap_t **res)
 			errno = EFAULT;
 			goto out;
 		}
-		for (c = 0, at = 0; c < q->nc; c++) {
-			uint64_t k = q->amount[b * q->nc + c];
+		for (c = 0, at = 0; c < q->f.nc; c++) {
+			uint64_t k = q->f.amount[b * q->f.nc + c];
 
 			for (; k; k--)
 				sb_bitmap_set(res[c], list[at++]);
@@ -638,7 +571,6 @@ int sb_will_run_query(const sb_will_run_t *w, const sb_request_t *r,
 	_q_t q;
 	size_t c, v, nvar, best_v = 0;
 	int64_t s, best = -1;
-	uint64_t *block = NULL;
 	int f, err = ENOMEM;
 
 	if (out)
@@ -657,21 +589,9 @@ int sb_will_run_query(const sb_will_run_t *w, const sb_request_t *r,
 	q.p = p;
 	q.now = now;
 	q.d = r->time_limit;
-	q.nb = sb_bucket_set_size(w->set);
-	q.nc = r->nchunks;
-	for (c = 0; c < q.nc; c++) {
-		q.demand[c] = r->chunks[c].count;
-		q.total += r->chunks[c].count;
-	}
-	if (!(q.ok = sb_bitmap_alloc(w->n)) ||
-	    !(block = calloc((q.nb + 1) * (3 + q.nc), sizeof(*block))) ||
-	    !(q.order = malloc((q.nb + 1) * sizeof(*q.order))) ||
-	    !(q.keys = malloc((q.nb + 1) * sizeof(*q.keys))))
+	if (sb_bucket_fill_init(&q.f, w->set, r) ||
+	    !(q.ok = sb_bitmap_alloc(w->n)))
 		goto fail;
-	q.mask = block;
-	q.cap = q.mask + q.nb + 1;
-	q.left = q.cap + q.nb + 1;
-	q.amount = q.left + q.nb + 1;
 	if (allowed)
 		sb_bitmap_copy(q.ok, allowed);
 	else
@@ -699,10 +619,10 @@ int sb_will_run_query(const sb_will_run_t *w, const sb_request_t *r,
 	out->pl.result = best == now ? SB_PLACE_RUN : SB_PLACE_WAIT;
 	out->pl.bucket_path = true;
 	out->pl.variant = best_v;
-	out->pl.nchunks = q.nc;
-	if (!(out->pl.nodes = calloc(q.nc, sizeof(*out->pl.nodes))))
+	out->pl.nchunks = q.f.nc;
+	if (!(out->pl.nodes = calloc(q.f.nc, sizeof(*out->pl.nodes))))
 		goto fail;
-	for (c = 0; c < q.nc; c++)
+	for (c = 0; c < q.f.nc; c++)
 		if (!(out->pl.nodes[c] = sb_bitmap_alloc(w->n)))
 			goto fail;
 	if (_pick(&q, best, out->pl.nodes)) {
@@ -710,16 +630,12 @@ int sb_will_run_query(const sb_will_run_t *w, const sb_request_t *r,
 		goto fail;
 	}
 	sb_bitmap_free(q.ok);
-	free(block);
-	free(q.order);
-	free(q.keys);
+	sb_bucket_fill_fini(&q.f);
 	return 0;
 fail:
 	sb_will_run_result_fini(out);
 	sb_bitmap_free(q.ok);
-	free(block);
-	free(q.order);
-	free(q.keys);
+	sb_bucket_fill_fini(&q.f);
 	errno = err;
 	return -1;
 }
