@@ -38,7 +38,7 @@
 
 typedef struct {
 	size_t nb, nc;			/* buckets of the set, chunks */
-	uint64_t demand[SB_MAX_CHUNKS];	/* per chunk: its node count */
+	uint64_t demand[SB_MAX_CHUNKS];	/* per chunk: nodes */
 	uint64_t total;			/* their sum */
 	uint64_t *mask;			/* per bucket: the chunks it serves */
 	size_t *order;			/* the buckets that take part, */
