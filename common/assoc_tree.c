@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "assoc_tree.h"
-#include "fairshare_priv.h"
+#include "assoc_tree_priv.h"
 
 /* Accounts share one name scope; users are scoped by their account. */
 #define ACCOUNT_SCOPE (-1)

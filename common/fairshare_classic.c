@@ -8,7 +8,7 @@
 #include <math.h>
 
 #include "fairshare_classic.h"
-#include "fairshare_priv.h"
+#include "assoc_tree_priv.h"
 
 double sb_fairshare_classic_factor(long double usage_efctv,
 				   long double shares_norm,

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fairshare_level.h"
-#include "fairshare_priv.h"
+#include "assoc_tree_priv.h"
 
 static uint64_t _bucket_max(int levels)
 {

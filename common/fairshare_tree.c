@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fairshare_priv.h"
+#include "assoc_tree_priv.h"
 #include "fairshare_tree.h"
 
 /*

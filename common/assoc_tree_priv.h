@@ -1,5 +1,5 @@
 /*
- * fairshare_priv.h - association tree layout shared by assoc_tree.c and
+ * assoc_tree_priv.h - association tree layout shared by assoc_tree.c and
  * the fair-share algorithms (not installed, not part of the API).
  *
  * Copyright (C) 2026 The slurm-buckets authors.
@@ -15,8 +15,8 @@
  * a backward scan children first. The algorithms rely on that instead of
  * recursion wherever the order does not matter.
  */
-#ifndef SB_FAIRSHARE_PRIV_H
-#define SB_FAIRSHARE_PRIV_H
+#ifndef SB_ASSOC_TREE_PRIV_H
+#define SB_ASSOC_TREE_PRIV_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -128,4 +128,4 @@ static inline double sb__fs_norm_level(const struct sb_assoc_tree *t,
 	return (double) t->shares[f] / (double) t->level_shares[f];
 }
 
-#endif /* SB_FAIRSHARE_PRIV_H */
+#endif /* SB_ASSOC_TREE_PRIV_H */

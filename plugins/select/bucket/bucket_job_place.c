@@ -1,5 +1,5 @@
 /*
- * bucket_job_test.c - select_p_job_test() of select/bucket: which jobs
+ * bucket_job_place.c - select_p_job_test() of select/bucket: which jobs
  * we place, and how our choice reaches the base plugin.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
