@@ -49,7 +49,7 @@
 #include "src/common/xstring.h"
 
 #include "assoc_tree.h"
-#include "bucket.h"
+#include "priority_bucket.h"
 #include "fairshare.h"
 
 typedef struct {
@@ -200,7 +200,7 @@ static long double _own_level(const sb_assoc_tree_t *t,
 }
 
 static void _write_back(const sb_assoc_tree_t *t, _rec_t *recs, int n,
-			int root, const bucket_conf_t *conf)
+			int root, const prio_settings_t *conf)
 {
 	long double root_raw = _usage(recs[root].assoc);
 	int i, alg = conf->params.algorithm;
@@ -411,7 +411,7 @@ static int _refresh_usage(void)
 	return SLURM_SUCCESS;
 }
 
-extern int bucket_assoc_compute(const bucket_conf_t *conf)
+extern int bucket_assoc_compute(const prio_settings_t *conf)
 {
 	const char *alg_name;
 	bool rebuilt = false;
@@ -465,7 +465,7 @@ extern void bucket_assoc_set_usage(slurmdb_assoc_rec_t *assoc)
 		return;
 	}
 	fs = u->fs_assoc_ptr;
-	if (bucket_conf.params.algorithm == SB_FS_CLASSIC) {
+	if (prio_settings.params.algorithm == SB_FS_CLASSIC) {
 		/* Slurm's effective usage, one level at a time */
 		if (!fs || (fs == root) || !fs->usage)
 			u->usage_efctv = u->usage_norm;

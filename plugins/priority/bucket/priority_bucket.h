@@ -1,16 +1,22 @@
 /*
- * bucket.h - what the files of priority/bucket share.
+ * priority_bucket.h - what the files of priority/bucket share.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- *   priority_bucket.c  framework entry points, PriorityParameters, weights
- *   bucket_assoc.c     assoc_mgr <-> common/ (the only conversion point)
- *   bucket_usage.c     decay thread, usage accrual, state file
- *   bucket_job.c       the multifactor formula, sprio's factor list
+ *   priority_bucket.c    framework entry points
+ *   prio_settings.c      the settings: PriorityParameters, weights, flags
+ *   bucket_assoc.c       assoc_mgr <-> common/ (the only conversion point)
+ *   bucket_usage.c       decay thread, usage accrual, state file
+ *   bucket_job.c         the multifactor formula, sprio's factor list
+ *   slurmctld_globals.c  slurmctld's globals, for sshare and sprio
+ *
+ * Calls go one way: the entry points call the others; bucket_usage.c
+ * calls bucket_assoc.c and bucket_job.c; every file reads the settings,
+ * which call nobody.
  *
  * Lock order (assoc_mgr.h): lock_slurmctld() before assoc_mgr_lock(),
- * unlocked in reverse. bucket_conf_lock is innermost: nothing else is
+ * unlocked in reverse. prio_settings_lock is innermost: nothing else is
  * locked while it is held.
  */
 #ifndef PRIORITY_BUCKET_H
@@ -50,14 +56,14 @@ typedef struct {
 	bool calc_fairshare;		/* accounting with slurmdbd */
 	bool have_weight_tres;
 	int tres_cnt;			/* entries in weight_tres */
-	double *weight_tres;		/* owned by bucket_conf */
-} bucket_conf_t;
+	double *weight_tres;		/* owned by prio_settings */
+} prio_settings_t;
 
-/* Guards bucket_conf; see bucket_conf_snapshot(). */
-extern pthread_mutex_t bucket_conf_lock;
-extern bucket_conf_t bucket_conf;
+/* Guards prio_settings; see prio_settings_snapshot(). */
+extern pthread_mutex_t prio_settings_lock;
+extern prio_settings_t prio_settings;
 
-/* slurmctld's globals (defined in priority_bucket.c for the clients). */
+/* slurmctld's globals (slurmctld_globals.c defines them for the clients). */
 extern List job_list;
 extern time_t last_job_update;
 extern int slurmctld_tres_cnt;
@@ -65,12 +71,32 @@ extern uint16_t accounting_enforce;
 extern uint32_t cluster_cpus;
 extern void *acct_db_conn;
 
+/* ---- prio_settings.c: the settings ------------------------------------ */
+
 /*
- * Copy bucket_conf into *@out; @tres (tres_cnt doubles or NULL) receives
+ * Copy prio_settings into *@out; @tres (tres_cnt doubles or NULL) receives
  * the TRES weights and out->weight_tres points to it.
  */
-extern void bucket_conf_snapshot(bucket_conf_t *out, double *tres,
-				 int tres_cnt);
+extern void prio_settings_snapshot(prio_settings_t *out, double *tres,
+				   int tres_cnt);
+
+/*
+ * The defaults, then slurm.conf's values. In slurmctld (@in_ctld) all of
+ * them, whether fair share can be computed (slurmdbd, a root
+ * association), and a bad PriorityParameters is fatal; in sshare and
+ * sprio only the dampening factor and PriorityParameters, never fatal.
+ */
+extern void prio_settings_init(bool in_ctld);
+
+/*
+ * slurm_conf -> prio_settings (slurmctld). A bad PriorityParameters or a
+ * PriorityFlags that does not agree with it is fatal when @starting, else
+ * logged and the previous parameters kept.
+ */
+extern void prio_settings_load(bool starting);
+
+/* Release what the settings own. */
+extern void prio_settings_fini(void);
 
 /* ---- bucket_assoc.c: assoc_mgr <-> common/ ---------------------------- */
 
@@ -81,7 +107,7 @@ extern void bucket_conf_snapshot(bucket_conf_t *out, double *tres,
  * assoc_mgr assoc WRITE lock. Returns SLURM_SUCCESS or SLURM_ERROR (the
  * old values are kept, the error is logged).
  */
-extern int bucket_assoc_compute(const bucket_conf_t *conf);
+extern int bucket_assoc_compute(const prio_settings_t *conf);
 
 /*
  * usage_norm and a cheap usage_efctv for one association, between two
