@@ -38,4 +38,14 @@ extern sbucket_cmd_f sbucket_chart_main;
 ssize_t sbucket_getline(FILE *f, char **buf, size_t *cap, const char *path,
 			size_t line);
 
+/*
+ * One usage error of subcommand @cmd on stderr: "sbucket: OPT 'ARG':
+ * WHAT" (ARG through sb_shown(); without @arg "sbucket: OPT WHAT",
+ * without @opt too "sbucket: WHAT"; nothing when @what is NULL: the
+ * caller printed it), then "Try 'sbucket CMD --help'.". Returns
+ * SBUCKET_EXIT_USAGE.
+ */
+int sbucket_usage_error(const char *cmd, const char *opt, const char *arg,
+			const char *what);
+
 #endif /* SBUCKET_H */

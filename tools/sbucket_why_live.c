@@ -275,7 +275,7 @@ static sb_bitmap_t *_nodeset(const sbw_live_t *lv, const char *hl,
 		return NULL;
 	}
 	for (i = 0; i < n; i++) {
-		if ((idx = sbp_find_node(&lv->cl, names[i])) < 0) {
+		if ((idx = sbi_find_node(&lv->cl, names[i])) < 0) {
 			fprintf(stderr, PROG ": scontrol: %s: no node '%s'\n",
 				what, names[i]);
 			sb_bitmap_free(b);
@@ -612,7 +612,7 @@ static int _job(sbw_live_t *lv, sb_record_t **rec, size_t i)
 	v = sb_record_get(r, "TimeLimit");
 	if (v && !strcmp(v, "Partition_Limit") && j->part >= 0)
 		v = lv->parts[j->part].max_time;
-	if (!v || sbp_parse_time(v, &j->time_limit) < 0)
+	if (!v || sbi_parse_time(v, &j->time_limit) < 0)
 		j->time_limit = SB_TIME_INFINITE;
 	if ((j->state == SBW_RUNNING || j->state == SBW_SUSPENDED) &&
 	    !(j->nodes = _nodeset(lv, sb_record_value(r, "NodeList"), name)))
@@ -706,7 +706,7 @@ int sbw_live_request(sbw_live_t *lv, sbw_job_t *j)
 			return -1;
 		}
 		snprintf(where, sizeof(where), "job %s, as", j->id);
-		got = sbp_parse_job(where, 1, copy, &lv->cl, &j->req);
+		got = sbi_parse_job(where, 1, copy, &lv->cl, &j->req);
 		free(copy);
 	}
 	if (got != 1) {
@@ -766,11 +766,11 @@ void sbw_live_fini(sbw_live_t *lv)
 		sb_record_free(j->rec);
 		sb_bitmap_free(j->nodes);
 		if (j->have_req)
-			sbp_job_fini(&j->req);
+			sbi_job_fini(&j->req);
 		free(j->req_line);
 	}
 	free(lv->jobs);
-	sbp_cluster_fini(&lv->cl);
+	sbi_cluster_fini(&lv->cl);
 	memset(lv, 0, sizeof(*lv));
 }
 
