@@ -1,41 +1,29 @@
 /*
- * bench_backfill_pass.c - a whole backfill pass of WILL_RUN queries:
- * today's will_run (a sweep per query over a cached plan) against the
- * time planner's per-bucket timelines (timeline.h) kept incrementally.
+ * bench_backfill_pass.c - a whole backfill pass of WILL_RUN queries, each
+ * job asked for and then planned, as backfill does.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * The question of issue #17: would a will_run that is a client of
- * timeline/planner, maintained from job starts and ends instead of
- * rebuilt, answer a backfill pass at least 10x faster? The cluster:
- * 10,000 nodes in 10 buckets (feature c0..c9, interleaved), 5,000
- * running jobs (4,500 on two nodes, 500 on one; 95% of the nodes busy)
- * ending at random times in (0, 1 day]; 1,000 pending jobs in priority
- * order, 1 to 32 nodes (every tenth 128 to 512), time limits from 10
- * minutes to a day, 40% of them constrained to one bucket's feature.
- * Fixed seed. Each pending job is asked for and then planned (its nodes
- * are busy over its window for the jobs after it), as backfill does.
+ * The cluster: 10,000 nodes in 10 buckets (feature c0..c9, interleaved),
+ * 5,000 running jobs (4,500 on two nodes, 500 on one; 95% of the nodes
+ * busy) ending at random times in (0, 1 day]; 1,000 pending jobs in
+ * priority order, 1 to 32 nodes (every tenth 128 to 512), time limits
+ * from 10 minutes to a day, 40% of them constrained to one bucket's
+ * feature. Fixed seed.
  *
- *   will_run        the plugin's path: the plan built once (the plugin
- *                   caches it for the pass), then sb_will_run_query() and
- *                   sb_will_run_commit() per job; with backfill's
- *                   per-job allowed bitmap (a random 90% of the nodes,
- *                   8 of them in turn) and without one.
- *   timelines       one sb_timeline_t per bucket and one over every node,
- *                   built once from the running jobs (set_busy per node,
- *                   timed apart: in the product it would follow job
- *                   starts and ends), then per job sb_timeline_earliest()
- *                   on its bucket's timeline (constrained) or on the
- *                   all-node one, and sb_timeline_reserve() of the nodes
- *                   it gets in both timelines that hold them.
+ * The plugin's path: the plan built once (select/bucket caches it for
+ * the pass), then sb_will_run_query() and sb_will_run_commit() per job;
+ * with backfill's per-job allowed bitmap (a random 90% of the nodes, 8 of
+ * them in turn) and without one.
  *
- * The timelines side is a lower bound of what a timeline client would
- * cost: it ignores the allowed bitmap (the tree's counts are over every
- * node of a bucket; honouring a per-query bitmap needs the per-node
- * checks will_run does), the policy order and multi-chunk requests, so
- * its answers may differ; the starts are compared and the difference
- * reported, not asserted.
+ * Issue #17 asked whether a will_run on per-bucket timelines (a tree of
+ * free-node counts per bucket, kept from job starts and ends) would
+ * answer such a pass at least 10 times faster. This bench, at commit
+ * ec32527, ran both: the timelines took about 100 times as long (116 s
+ * against 1 s a pass, even ignoring the bitmap), nearly all of it
+ * confirming candidate starts node by node; the timeline modules were
+ * then removed (NEWS).
  *
  * Usage: bench_backfill_pass [--quick]   (--quick: 1 round instead of 3)
  */
@@ -52,7 +40,6 @@
 #include "node.h"
 #include "node_feature.h"
 #include "policy.h"
-#include "timeline.h"
 #include "will_run.h"
 
 #define NODES 10000
@@ -102,8 +89,7 @@ static int _request(const _pending_t *pj, sb_request_t *r)
 /* The will_run pass; the sum of the starts into *sum. */
 static int _will_run_pass(const sb_bucket_set_t *set, const int64_t *until,
 			  const sb_request_t *req, sb_bitmap_t **allowed,
-			  const sb_policy_t *pol, double *us, int64_t *sum,
-			  int64_t *starts)
+			  const sb_policy_t *pol, double *us, int64_t *sum)
 {
 	sb_will_run_t *w;
 	sb_will_run_result_t res;
@@ -118,8 +104,6 @@ static int _will_run_pass(const sb_bucket_set_t *set, const int64_t *until,
 				      allowed[j % BITMAPS] : NULL, 0, &res))
 			goto fail;
 		*sum += res.start;
-		if (starts)
-			starts[j] = res.start;
 		if (sb_will_run_commit(w, &res)) {
 			sb_will_run_result_fini(&res);
 			goto fail;
@@ -136,92 +120,25 @@ fail:
 	return -1;
 }
 
-/* The timelines: [0, BUCKETS) per bucket (node i is i / BUCKETS of
- * bucket i % BUCKETS), [BUCKETS] every node. */
-static int _timelines_build(sb_timeline_t **tl, const int64_t *until,
-			    double *us)
-{
-	double t0 = _us();
-	size_t i;
-	int b;
-
-	for (b = 0; b <= BUCKETS; b++)
-		if (!(tl[b] = sb_timeline_create(0, INT64_MAX,
-						 b < BUCKETS ? NODES / BUCKETS
-							     : NODES)))
-			return -1;
-	for (i = 0; i < NODES; i++)
-		if (until[i] > 0 &&
-		    (sb_timeline_set_busy(tl[i % BUCKETS], i / BUCKETS,
-					  until[i]) ||
-		     sb_timeline_set_busy(tl[BUCKETS], i, until[i])))
-			return -1;
-	*us += _us() - t0;
-	return 0;
-}
-
-static int _timeline_pass(sb_timeline_t **tl, const _pending_t *pend,
-			  size_t *scratch, double *us, int64_t *sum,
-			  int64_t *starts)
-{
-	double t0 = _us();
-	int64_t s;
-	size_t j, k, node;
-
-	*sum = 0;
-	for (j = 0; j < PENDING; j++) {
-		const _pending_t *pj = &pend[j];
-		int b = pj->bucket >= 0 ? pj->bucket : BUCKETS;
-
-		if (sb_timeline_earliest(tl[b], 0, pj->limit, pj->count, &s,
-					 scratch))
-			goto fail;
-		*sum += s;
-		if (starts)
-			starts[j] = s;
-		for (k = 0; k < pj->count; k++) {
-			node = b < BUCKETS ? scratch[k] * BUCKETS + (size_t) b
-					   : scratch[k];
-			if (sb_timeline_reserve(tl[node % BUCKETS],
-						node / BUCKETS, s,
-						pj->limit) < 0 ||
-			    sb_timeline_reserve(tl[BUCKETS], node, s,
-						pj->limit) < 0)
-				goto fail;
-		}
-	}
-	*us += _us() - t0;
-	return 0;
-fail:
-	fprintf(stderr, "bench_backfill_pass: timeline: %s\n",
-		strerror(errno));
-	return -1;
-}
-
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 && !strcmp(argv[1], "--quick") ? 1 : 3;
 	sb_node_t *nodes = calloc(NODES, sizeof(*nodes));
 	int64_t *until = calloc(NODES, sizeof(*until));
-	int64_t *s_wr = calloc(PENDING, sizeof(*s_wr));
-	int64_t *s_tl = calloc(PENDING, sizeof(*s_tl));
 	size_t *perm = calloc(NODES, sizeof(*perm));
-	size_t *scratch = calloc(NODES, sizeof(*scratch));
 	_pending_t *pend = calloc(PENDING, sizeof(*pend));
 	sb_request_t *req = calloc(PENDING, sizeof(*req));
 	sb_bitmap_t *allowed[BITMAPS] = { NULL };
-	sb_timeline_t *tl[BUCKETS + 1] = { NULL };
 	sb_bucket_set_t *set = NULL;
 	sb_policy_t pol;
-	double t_wr = 0, t_wra = 0, t_tl = 0, t_build = 0;
-	int64_t sum_wr = 0, sum_wra = 0, sum_tl = 0;
-	size_t i, j, busy = 0, same = 0, earlier = 0;
+	double t_wr = 0, t_wra = 0;
+	int64_t sum_wr = 0, sum_wra = 0;
+	size_t i, j, busy = 0;
 	int rc = 1, r, b;
 	char name[32];
 
 	sb_test_rng_seed(&_rng, 20261123);
-	if (!nodes || !until || !perm || !scratch || !pend || !req ||
-	    !s_wr || !s_tl ||
+	if (!nodes || !until || !perm || !pend || !req ||
 	    sb_policy_init(&pol, "FIRSTAVAILABLE", NULL, NULL, NULL))
 		goto out;
 	for (b = 0; b < BITMAPS; b++)
@@ -271,43 +188,25 @@ int main(int argc, char **argv)
 	if (!(set = sb_bucket_set_create(nodes, NODES, 0)))
 		goto out;
 	for (r = 0; r < rounds; r++) {
-		if (_will_run_pass(set, until, req, NULL, &pol, &t_wr, &sum_wr,
-				   s_wr) ||
+		if (_will_run_pass(set, until, req, NULL, &pol, &t_wr,
+				   &sum_wr) ||
 		    _will_run_pass(set, until, req, allowed, &pol, &t_wra,
-				   &sum_wra, NULL) ||
-		    _timelines_build(tl, until, &t_build) ||
-		    _timeline_pass(tl, pend, scratch, &t_tl, &sum_tl, s_tl))
+				   &sum_wra))
 			goto out;
-		for (b = 0; b <= BUCKETS; b++) {
-			sb_timeline_destroy(tl[b]);
-			tl[b] = NULL;
-		}
-	}
-	for (j = 0; j < PENDING; j++) {
-		same += s_wr[j] == s_tl[j];
-		earlier += s_tl[j] < s_wr[j];
 	}
 	printf("%d nodes, %d buckets, %d running jobs, backfill pass of %d "
 	       "pending jobs (query + plan each), mean of %d:\n"
-	       "  will_run, no bitmap      %10.1f ms  (%.1f us a job)\n"
-	       "  will_run, 90%% bitmaps    %10.1f ms  (%.1f us a job)\n"
-	       "  timelines (lower bound) %10.1f ms  (%.1f us a job)  "
-	       "x%.2f vs will_run, no bitmap\n"
-	       "  timelines, built once   %10.1f ms  (11 timelines from "
-	       "the running jobs)\n"
-	       "  starts: %zu of %d the same, %zu earlier on the timelines "
-	       "(no policy order there)\n",
+	       "  will_run, no bitmap     %10.1f ms  (%.1f us a job)\n"
+	       "  will_run, 90%% bitmaps   %10.1f ms  (%.1f us a job)\n"
+	       "  sum of the starts: %lld, %lld\n",
 	       NODES, BUCKETS, RUNNING, PENDING, rounds,
 	       t_wr / rounds / 1e3, t_wr / rounds / PENDING,
 	       t_wra / rounds / 1e3, t_wra / rounds / PENDING,
-	       t_tl / rounds / 1e3, t_tl / rounds / PENDING, t_wr / t_tl,
-	       t_build / rounds / 1e3, same, PENDING, earlier);
+	       (long long) sum_wr, (long long) sum_wra);
 	rc = 0;
 out:
 	if (rc)
 		fprintf(stderr, "bench_backfill_pass: failed\n");
-	for (b = 0; b <= BUCKETS; b++)
-		sb_timeline_destroy(tl[b]);
 	for (b = 0; b < BITMAPS; b++)
 		sb_bitmap_free(allowed[b]);
 	sb_bucket_set_destroy(set);
@@ -318,10 +217,7 @@ out:
 	free(nodes);
 	free(until);
 	free(perm);
-	free(scratch);
 	free(pend);
 	free(req);
-	free(s_wr);
-	free(s_tl);
 	return rc;
 }

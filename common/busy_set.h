@@ -9,9 +9,9 @@
  * its windows (sb_window_t, node.h: reservations, jobs planned on it).
  * Its busy set is the union of these, clipped to the horizon, as windows
  * sorted by start, disjoint and not touching (touching ones are merged:
- * fewer points for the planners). Both time planners, the per-bucket
- * timeline (timeline.h) and the plan of WILL_RUN (will_run.h), keep one
- * per node and ask it the same question: is the node free over [s, e)?
+ * fewer segments to walk). The plan of WILL_RUN (will_run.h) keeps one
+ * per node and asks it: is the node free over [s, e), and where are its
+ * free gaps?
  *
  *   sb_busy_set_build   O(k log k), k = windows + 1
  *   sb_busy_set_free    O(log r), r = windows of the set

@@ -1,5 +1,5 @@
 /*
- * sb_time.h - time arithmetic shared by the node model, the planner and
+ * sb_time.h - time arithmetic shared by the node model, placement and
  * WILL_RUN.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
