@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "policy.h"
+
 #define SBUCKET_EXIT_OK    0
 #define SBUCKET_EXIT_INPUT 1
 #define SBUCKET_EXIT_USAGE 2
@@ -47,5 +49,14 @@ ssize_t sbucket_getline(FILE *f, char **buf, size_t *cap, const char *path,
  */
 int sbucket_usage_error(const char *cmd, const char *opt, const char *arg,
 			const char *what);
+
+/*
+ * *@pol from --policy=@policy and --priorityf=@priorityf (NULL when not
+ * given) of subcommand @cmd (sb_policy_init()). Returns 0, or -1 after
+ * one error line: an unknown policy, a PRIORITYF that does not parse (its
+ * column), or one given with the wrong policy.
+ */
+int sbucket_policy_option(const char *cmd, const char *policy,
+			  const char *priorityf, sb_policy_t *pol);
 
 #endif /* SBUCKET_H */

@@ -112,7 +112,7 @@ static void _print_time(int64_t t)
 int sbucket_backfill_main(int argc, char **argv)
 {
 	const char *policy = "FIRSTAVAILABLE", *priorityf = NULL;
-	const char *files[2], *msg = NULL;
+	const char *files[2];
 	char shown[SB_SHOWN_BUF];
 	int nfiles = 0, header = 1, i, rc = SBUCKET_EXIT_INPUT;
 	int64_t now = 0, *until = NULL;
@@ -122,7 +122,7 @@ int sbucket_backfill_main(int argc, char **argv)
 	sb_will_run_t *w = NULL;
 	sbi_jobs_t jobs = { 0 };
 	char id[SB_SHOWN_BUF];
-	size_t j, errpos = 0;
+	size_t j;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -165,19 +165,8 @@ int sbucket_backfill_main(int argc, char **argv)
 			"JOBS_FILE\nTry 'sbucket backfill --help'.\n");
 		return SBUCKET_EXIT_USAGE;
 	}
-	if (sb_policy_init(&pol, policy, priorityf, &errpos, &msg)) {
-		if (errno == ENOENT)
-			fprintf(stderr, "sbucket backfill: unknown policy "
-				"'%s'\n", SHOWN(policy));
-		else if (priorityf && msg && strstr(msg, "PRIORITYF") == NULL)
-			fprintf(stderr, "sbucket backfill: --priorityf: "
-				"column %zu: %s: '%s'\n", errpos + 1, msg,
-				SHOWN(priorityf + errpos));
-		else
-			fprintf(stderr, "sbucket backfill: %s\n", msg ? msg :
-				"bad policy");
+	if (sbucket_policy_option("backfill", policy, priorityf, &pol))
 		return SBUCKET_EXIT_USAGE;
-	}
 	/* Results and a later error keep their order when both are piped. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (sbi_read_nodes(files[0], &cl))

@@ -129,7 +129,7 @@ static void _commit(sbi_cluster_t *cl, sb_bucket_set_t *set,
 int sbucket_place_main(int argc, char **argv)
 {
 	const char *policy = NULL, *priorityf = NULL, *conf_path = NULL;
-	const char *files[2], *msg = NULL;
+	const char *files[2];
 	char err[SB_BUCKET_CONF_ERRLEN];
 	char shown[SB_SHOWN_BUF];
 	sb_bucket_conf_t *conf = NULL;
@@ -140,7 +140,7 @@ int sbucket_place_main(int argc, char **argv)
 	sbi_jobs_t jobs = { 0 };
 	sb_bucket_set_t *set = NULL;
 	char id[SB_SHOWN_BUF];
-	size_t j, errpos = 0;
+	size_t j;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -200,17 +200,7 @@ int sbucket_place_main(int argc, char **argv)
 		memset(&pol, 0, sizeof(pol));
 		pol.kind = SB_POLICY_PRIORITY;
 		pol.pf = *sb_bucket_conf_priorityf(conf);
-	} else if (sb_policy_init(&pol, policy, priorityf, &errpos, &msg)) {
-		if (errno == ENOENT)
-			fprintf(stderr, "sbucket place: unknown policy '%s'\n",
-				SHOWN(policy));
-		else if (priorityf && msg && strstr(msg, "PRIORITYF") == NULL)
-			fprintf(stderr, "sbucket place: --priorityf: column "
-				"%zu: %s: '%s'\n", errpos + 1, msg,
-				SHOWN(priorityf + errpos));
-		else
-			fprintf(stderr, "sbucket place: %s\n", msg ? msg :
-				"bad policy");
+	} else if (sbucket_policy_option("place", policy, priorityf, &pol)) {
 		rc = SBUCKET_EXIT_USAGE;
 		goto out;
 	}

@@ -1,11 +1,13 @@
 /*
- * sbucket_usage.c - one usage error of a subcommand, the same shape for
- * all of them.
+ * sbucket_usage.c - what the subcommands share about their options: one
+ * usage error, the same shape for all of them; --policy and --priorityf.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "sbucket.h"
 #include "shown.h"
@@ -26,4 +28,26 @@ int sbucket_usage_error(const char *cmd, const char *opt, const char *arg,
 		fprintf(stderr, "sbucket: %s\n", what);
 	fprintf(stderr, "Try 'sbucket %s --help'.\n", cmd);
 	return SBUCKET_EXIT_USAGE;
+}
+
+int sbucket_policy_option(const char *cmd, const char *policy,
+			  const char *priorityf, sb_policy_t *pol)
+{
+	char shown[SB_SHOWN_BUF];
+	const char *msg = NULL;
+	size_t errpos = 0;
+
+	if (!sb_policy_init(pol, policy, priorityf, &errpos, &msg))
+		return 0;
+	if (errno == ENOENT)
+		fprintf(stderr, "sbucket %s: unknown policy '%s'\n", cmd,
+			sb_shown(shown, sizeof(shown), policy));
+	else if (priorityf && msg && strstr(msg, "PRIORITYF") == NULL)
+		fprintf(stderr, "sbucket %s: --priorityf: column %zu: %s: "
+			"'%s'\n", cmd, errpos + 1, msg,
+			sb_shown(shown, sizeof(shown), priorityf + errpos));
+	else
+		fprintf(stderr, "sbucket %s: %s\n", cmd, msg ? msg :
+			"bad policy");
+	return -1;
 }
