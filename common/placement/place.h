@@ -21,19 +21,20 @@
  * or after the job's end, then free nodes, lowest index first. NEVER is
  * decided on cached counts in O(chunks x buckets) (plus an exact
  * assignment check over buckets when there are several chunks: OpenPBS's
- * per-chunk sum is necessary but not sufficient). If filling chunks in
- * order fails where an assignment exists (a|b then a), the exact
- * assignment (bucket_assign.h) decides how many nodes each bucket gives
- * each chunk. Excluded nodes (-x) are subtracted from the counts and
- * masked out of the working copies, so they do not force the per-node
- * path. Cost: O(C B + B log B + scanned busy-later nodes + taken nodes
- * + touched buckets x N/64), no per-node work for free nodes.
+ * per-chunk sum is necessary but not sufficient). How many nodes each
+ * bucket gives each chunk is bucket_fill.h's answer (chunks in order,
+ * greedily; the exact assignment when that fails where an assignment
+ * exists, a|b then a), the same as WILL_RUN's. Excluded nodes (-x) are
+ * subtracted from the counts and masked out of the working copies, so
+ * they do not force the per-node path. Cost: O(C B + B log B + scanned
+ * busy-later nodes + taken nodes + touched buckets x N/64), no per-node
+ * work for free nodes.
  *
- * Per-node path: every other request. Checks each node, orders the
- * candidates by the policy, fills required nodes first, then chunks in
- * order; the same exact assignment backs it up. CONTIGUOUS (policy or
- * request flag) enumerates blocks of consecutive nodes, MAXBALANCE
- * enumerates speed ranges (two pointers) within weight tiers.
+ * Per-node path (place_node.c): every other request. Checks each node,
+ * orders the candidates by the policy, fills required nodes first, then
+ * chunks in order; the same exact assignment backs it up. CONTIGUOUS
+ * (policy or request flag) enumerates blocks of consecutive nodes,
+ * MAXBALANCE enumerates speed ranges (two pointers) within weight tiers.
  * Cost: O(N (W + match) + N log N), more for CONTIGUOUS / MAXBALANCE.
  *
  * Feature "matching OR" ([a|b], node.h): each alternative is tried in the

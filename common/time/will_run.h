@@ -36,8 +36,8 @@
  *     the answer is the count-th opening, found by selection, O(M);
  *   - else sorts the 2M interval ends once and sweeps them in time order,
  *     keeping per-bucket capacities and testing the chunk -> bucket
- *     assignment (bucket_assign.h) at each opening (a running sum for one
- *     chunk), O(M log M + openings x assignment).
+ *     filling (bucket_fill.h, placement's own) at each opening (a running
+ *     sum for one chunk), O(M log M + openings x assignment).
  * One pass either way, instead of select/linear's "end running jobs one at
  * a time and place again" (O(jobs x N)).
  *
