@@ -33,6 +33,7 @@ fi
 prefix=$(sed -n 's/^prefix = //p' "$build/Makefile")
 for f in bin/sbucket share/man/man1/sbucket.1 share/man/man5/bucket.conf.5 \
 	 share/man/man8/select_bucket.8 share/man/man8/priority_bucket.8 \
+	 share/man/man8/spank_bucket.8 \
 	 share/doc/slurm-buckets/examples/bucket.conf.example \
 	 share/doc/slurm-buckets/examples/slurm.conf.select.example \
 	 share/doc/slurm-buckets/examples/mix-jobs.txt; do

@@ -73,10 +73,11 @@ void fuzz_check_refused(int rc, const fuzz_capture_t *c);
 size_t fuzz_lines(const char *s, size_t len);
 
 /*
- * The largest number of names any blank-separated word of @s that holds
- * a '[' stands for as a hostlist (words that are no hostlist count 0):
- * targets skip inputs that would make millions of nodes, which are
- * legal and only slow.
+ * How many names the hostlists of @s stand for, added up over every
+ * blank-separated word holding a '[' (the value of a KEY=VALUE word),
+ * outside '#' comments as the readers cut lines; words that are no
+ * hostlist count 0. Targets skip inputs that would make hundreds of
+ * thousands of nodes, which are legal and only slow.
  */
 size_t fuzz_hostlist_names(const char *s);
 

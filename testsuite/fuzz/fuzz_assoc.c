@@ -23,18 +23,49 @@
 
 #define ARGS_MAX 8
 
-/* Associations in the file: lines that are neither blank nor '#'. */
+/*
+ * Is the line [s, e) root's own (root||||RawUsage)? It sets root's usage
+ * instead of adding an association. Fields are trimmed as the reader
+ * trims them: blanks and tabs, and a trailing CR.
+ */
+static int _root_line(const char *s, const char *e)
+{
+	const char *f[3], *bar;
+	size_t len;
+	int nf;
+
+	for (nf = 0, f[0] = s; nf < 2; nf++) {
+		if (!(bar = memchr(f[nf], '|', (size_t) (e - f[nf]))))
+			return 0;
+		f[nf + 1] = bar + 1;
+	}
+	/* field 0 is "root" */
+	s = f[0] + strspn(f[0], " \t");
+	for (len = (size_t) (f[1] - 1 - s); len && strchr(" \t\r", s[len - 1]);
+	     len--)
+		;
+	if (len != 4 || strncmp(s, "root", 4))
+		return 0;
+	/* field 2 (User) is empty */
+	for (s = f[2]; s < e && *s != '|'; s++)
+		if (!strchr(" \t\r", *s))
+			return 0;
+	return 1;
+}
+
+/* Associations in the file: lines that are neither blank, '#' nor root's. */
 static size_t _associations(const char *s)
 {
 	size_t n = 0;
+	const char *e;
 
 	while (*s) {
 		s += strspn(s, " \t");
+		e = s + strcspn(s, "\n");
 		if (*s && *s != '\n' && *s != '#' &&
-		    !strchr("\n", s[strspn(s, " \t\r")]))
+		    !strchr("\n", s[strspn(s, " \t\r")]) && !_root_line(s, e))
 			n++;
-		s += strcspn(s, "\n");
-		s += *s == '\n';
+		s = e + (*e == '\n');
 	}
 	return n;
 }
@@ -103,8 +134,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; i < nopts; i++)
 			/* Without --algorithm=: the options that apply. */
 			if (algorithm ||
-			    (strncmp(opts[i], "--levels=", 9) || a == 0) &&
-			    (strncmp(opts[i], "--dampening=", 12) || a == 2))
+			    ((strncmp(opts[i], "--levels=", 9) || a == 0) &&
+			     (strncmp(opts[i], "--dampening=", 12) || a == 2)))
 				argv[argc++] = opts[i];
 		argv[argc++] = (char *) path;
 		argv[argc] = NULL;

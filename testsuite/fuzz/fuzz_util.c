@@ -131,20 +131,37 @@ size_t fuzz_lines(const char *s, size_t len)
 
 size_t fuzz_hostlist_names(const char *s)
 {
-	size_t max = 0, n, len;
+	size_t total = 0, n, len, line;
+	const char *w, *eq, *end;
 	char *word;
 
 	while (*s) {
-		len = strcspn(s, " \t\r\n\v\f");
-		if (len && memchr(s, '[', len)) {
-			FUZZ_CHECK((word = strndup(s, len)) != NULL);
+		/* one line, without its '#' comment, as the readers cut it */
+		line = strcspn(s, "\n");
+		end = memchr(s, '#', line);
+		end = end ? end : s + line;
+		for (w = s; w < end; w += len) {
+			w += strspn(w, " \t\r\v\f");
+			if (w >= end)
+				break;
+			len = strcspn(w, " \t\r\v\f");
+			if (w + len > end)
+				len = (size_t) (end - w);
+			if (!memchr(w, '[', len))
+				continue;
+			/* KEY=VALUE: the value is the hostlist */
+			eq = memchr(w, '=', len);
+			FUZZ_CHECK((word = eq ? strndup(eq + 1, len - (size_t)
+							 (eq + 1 - w)) :
+				    strndup(w, len)) != NULL);
 			if (!sb_hostlist_count(word, &n, NULL, NULL) ||
 			    (errno == E2BIG && (n = SB_HOSTLIST_MAX)))
-				max = n > max ? n : max;
+				total = n > SIZE_MAX - total ? SIZE_MAX :
+					total + n;
 			free(word);
 		}
-		s += len;
-		s += strspn(s, " \t\r\n\v\f");
+		s += line;
+		s += *s == '\n';
 	}
-	return max;
+	return total;
 }

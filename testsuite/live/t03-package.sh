@@ -58,6 +58,7 @@ $libdir/spank_bucket.so
 /usr/share/man/man5/bucket.conf.5.gz
 /usr/share/man/man8/priority_bucket.8.gz
 /usr/share/man/man8/select_bucket.8.gz
+/usr/share/man/man8/spank_bucket.8.gz
 /usr/share/doc/slurm-buckets/examples/bucket.conf.example
 /usr/share/doc/slurm-buckets/examples/mix-jobs.txt"
 got=$(printf '%s\n' "$files" | grep -Fx -f <(printf '%s\n' "$want") | sort)
@@ -76,11 +77,12 @@ _remove() {
 trap 'rc=$?; sb_cluster_stop; _remove; (exit $rc); _sb_exit_trap' EXIT
 
 # apt's sandbox user and lintian (which wants no root) must be able to
-# read the file.
+# read the file, and lintian to enter its working directory (a checkout
+# under /root or a 0700 directory is closed to it).
 cp "$deb" "$SB_DIR/"
 chmod 0644 "$SB_DIR/$(basename "$deb")"
 check "lintian finds no error and no warning" runuser -u nobody -- \
-	env HOME=/tmp lintian --fail-on error,warning "$SB_DIR/$(basename "$deb")"
+	env -C / HOME=/tmp lintian --fail-on error,warning "$SB_DIR/$(basename "$deb")"
 installed=1
 check "apt-get installs it" sh -c "DEBIAN_FRONTEND=noninteractive apt-get -q -y \
 	-o DPkg::Lock::Timeout=300 install '$SB_DIR/$(basename "$deb")' \

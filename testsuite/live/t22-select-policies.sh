@@ -21,36 +21,17 @@ sb_nodes "p[5-6]" "CPUs=4 RealMemory=8000 Weight=1"
 sb_nodes "p[7-8]" "CPUs=2 RealMemory=4000 Weight=1"
 sb_conf "SelectType=select/bucket"
 sb_conf "DebugFlags=SelectType"
-BCONF=$SB_DIR/etc/bucket.conf
+. "$(dirname "$0")/place.inc"
 SPEEDS='NodeName=p[3-4] Speed=3
 NodeName=p[5-6] Speed=2'
 printf '%s\n' "$SPEEDS" >"$BCONF"
-echo "required ${SB_PLUGIN_DIR:-$SB_TOP_BUILDDIR/.plugins}/spank_bucket.so" \
-	>"$SB_DIR/etc/plugstack.conf"
+_spank_on
 sb_cluster_start
 LOG=$SB_DIR/log/slurmctld.log
 cd "$SB_DIR/jobs"
 
-_reloads() { grep -c "_reload_conf: NodeAllocationPolicy=" "$LOG"; }
-_more() { [ "$(_reloads)" -gt "$1" ]; }
 # bucket.conf = the speeds + the given lines; reconfigure; wait for it
-_policy() {
-	local n
-	n=$(_reloads)
-	{ printf '%s\n' "$SPEEDS"; printf '%s\n' "$@"; } >"$BCONF"
-	scontrol reconfigure >/dev/null 2>&1 && wait_for 30 _more "$n"
-}
-_running() { [ "$(squeue -h -j "$1" -o %T)" = RUNNING ]; }
-# place JOB ARGS: the nodes a job gets, then cancel it
-_place() {
-	local j nodes
-	j=$(sbatch --parsable -o /dev/null "$@" --wrap 'sleep 600') || return 1
-	wait_for 30 _running "$j"
-	nodes=$(squeue -h -j "$j" -o %N)
-	scancel "$j"
-	wait_for 30 sh -c "[ -z \"\$(squeue -h -j $j -o %i)\" ]"
-	echo "$nodes"
-}
+_policy() { _bucket_conf "$SPEEDS" "$@"; }
 
 check_eq "FIRSTAVAILABLE (default): one node -> p1" p1 _place -N1
 check_eq "FIRSTAVAILABLE: three nodes -> node order" "p[1-3]" _place -N3

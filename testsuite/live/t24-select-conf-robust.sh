@@ -18,30 +18,16 @@ SB_CTLD_DEBUG=${SB_CTLD_DEBUG:-verbose}
 sb_cluster_init t24
 sb_nodes "r[1-4]" "CPUs=2 RealMemory=2000 Weight=1"
 sb_select bucket
-BCONF=$SB_DIR/etc/bucket.conf
+. "$(dirname "$0")/place.inc"
 GOOD='NodeAllocationPolicy=FASTEST
 AllowJobPolicies=FIRSTAVAILABLE
 NodeName=r3 Speed=3'
 printf '%s\n' "$GOOD" >"$BCONF"
-echo "required ${SB_PLUGIN_DIR:-$SB_TOP_BUILDDIR/.plugins}/spank_bucket.so" \
-	>"$SB_DIR/etc/plugstack.conf"
+_spank_on
 sb_cluster_start
 LOG=$SB_DIR/log/slurmctld.log
 cd "$SB_DIR/jobs"
 
-_running() { [ "$(squeue -h -j "$1" -o %T)" = RUNNING ]; }
-_gone() { [ -z "$(squeue -h -j "$1" -o %i)" ]; }
-# The node a one-node job gets (then it is cancelled).
-_place() {
-	local j node
-	j=$(timeout 30 sbatch --parsable -o /dev/null -N1 "$@" --wrap 'sleep 600') ||
-		return 1
-	wait_for 30 _running "$j"
-	node=$(squeue -h -j "$j" -o %N)
-	scancel "$j"
-	wait_for 30 _gone "$j"
-	echo "$node"
-}
 _count() { grep -cF -- "$1" "$LOG"; }
 _more() { [ "$(_count "$1")" -gt "$2" ]; }
 _rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$SB_CTLD_PID/status"; }
@@ -70,10 +56,10 @@ _bad_conf() {
 		test "$(_rss_kb)" -lt 512000
 	check "... sbatch --bucket-policy returns (the submit host cannot use the file)" \
 		sh -c "timeout 30 sbatch --bucket-policy=FIRSTAVAILABLE -o /dev/null --wrap true >/dev/null"
-	check_eq "... FASTEST and r3's speed still hold: one node -> r3" r3 _place
+	check_eq "... FASTEST and r3's speed still hold: one node -> r3" r3 _place -N1
 }
 
-check_eq "FASTEST from bucket.conf: one node -> r3" r3 _place
+check_eq "FASTEST from bucket.conf: one node -> r3" r3 _place -N1
 
 _bad_conf "bucket.conf a link to /dev/zero" \
 	"error: select/bucket: $BCONF: not a regular file (a character device)" \
@@ -104,7 +90,7 @@ printf 'NodeAllocationPolicy=FIRSTAVAILABLE\n' >"$BCONF"
 scontrol reconfigure >/dev/null 2>&1
 check "a good bucket.conf again: taken at reconfigure" \
 	wait_for 30 _more "NodeAllocationPolicy=FIRSTAVAILABLE from $BCONF" "$n"
-check_eq "FIRSTAVAILABLE: one node -> r1" r1 _place
+check_eq "FIRSTAVAILABLE: one node -> r1" r1 _place -N1
 
 sb_cluster_stop
 check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone

@@ -238,6 +238,13 @@ static void _random_request(sb_test_rng_t *g, size_t n, sb_request_t *r)
 			    !(r->required && sb_bitmap_test(r->required, i)))
 				sb_bitmap_set(r->excluded, i);
 	}
+	/*
+	 * Preferences (issue 18) only order nodes: the oracle, which knows
+	 * nothing of them, must still agree on RUN / WAIT / NEVER.
+	 */
+	if (sb_test_rng_below(g, 3) == 0)
+		REQ(sb_request_add_prefer_list(r, sb_test_rng_below(g, 2) ?
+					       "a" : "c,b", NULL) == 0);
 	REQ(sb_request_check(r, n) == 0);
 }
 
@@ -245,13 +252,14 @@ static void _random_policy(sb_test_rng_t *g, sb_policy_t *p)
 {
 	static const char *const pfs[] = {
 		"SPEED", "-CPROCS+0.001*CMEM", "WEIGHT-SPEED", "-LOAD",
-		"JOBCOUNT+APROCS", "10*APROCS-LOAD-JOBCOUNT",
+		"JOBCOUNT+APROCS", "10*APROCS-LOAD-JOBCOUNT", "5*PREF-LOAD",
+		"-2*PREF+SPEED",
 	};
 	int k = (int) sb_test_rng_below(g, SB_POLICY_COUNT);
 
 	REQ(sb_policy_init(p, sb_policy_name((sb_policy_kind_t) k),
 			   k == SB_POLICY_PRIORITY ?
-			   pfs[sb_test_rng_below(g, 6)] : NULL, NULL, NULL)
+			   pfs[sb_test_rng_below(g, 8)] : NULL, NULL, NULL)
 	    == 0);
 }
 

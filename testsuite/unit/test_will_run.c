@@ -252,6 +252,10 @@ static void _make_request(sb_test_rng_t *g, const _cl_t *cl,
 			if (!sb_test_rng_below(g, 6))
 				sb_bitmap_set(r->excluded, i);
 	}
+	/* Preferences choose nodes, never the start (issue 18). */
+	if (!sb_test_rng_below(g, 3))
+		REQ(!sb_request_add_prefer_list(r, sb_test_rng_below(g, 2) ?
+						"b" : "a,b", NULL));
 }
 
 /* Check a result against the oracle's state. */
