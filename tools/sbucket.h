@@ -51,6 +51,22 @@ int sbucket_usage_error(const char *cmd, const char *opt, const char *arg,
 			const char *what);
 
 /*
+ * "sbucket CMD: WHAT" and "Try 'sbucket CMD --help'." on stderr (the
+ * form of place, backfill and chart). Returns SBUCKET_EXIT_USAGE.
+ */
+int sbucket_cmd_error(const char *cmd, const char *what);
+
+/*
+ * A word @a of subcommand @cmd's command line that none of its options
+ * took: an unknown option (it starts with '-' and is not "-" alone), or
+ * the next of at most @max operands, stored in ops[(*nops)++]. Returns 0,
+ * or SBUCKET_EXIT_USAGE after sbucket_cmd_error() with "unknown option
+ * 'A'" or "too many arguments ('A')" (A as sb_shown() shows it).
+ */
+int sbucket_operand(const char *cmd, const char *a, const char **ops,
+		    int *nops, int max);
+
+/*
  * *@pol from --policy=@policy and --priorityf=@priorityf (NULL when not
  * given) of subcommand @cmd (sb_policy_init()). Returns 0, or -1 after
  * one error line: an unknown policy, a PRIORITYF that does not parse (its

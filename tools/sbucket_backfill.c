@@ -146,25 +146,13 @@ int sbucket_backfill_main(int argc, char **argv)
 			now = (int64_t) v;
 		} else if (!strcmp(a, "--noheader")) {
 			header = 0;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "sbucket backfill: unknown option "
-				"'%s'\nTry 'sbucket backfill --help'.\n",
-				SHOWN(a));
-			return SBUCKET_EXIT_USAGE;
-		} else if (nfiles < 2) {
-			files[nfiles++] = a;
-		} else {
-			fprintf(stderr, "sbucket backfill: too many arguments "
-				"('%s')\nTry 'sbucket backfill --help'.\n",
-				SHOWN(a));
+		} else if (sbucket_operand("backfill", a, files, &nfiles, 2)) {
 			return SBUCKET_EXIT_USAGE;
 		}
 	}
-	if (nfiles != 2) {
-		fprintf(stderr, "sbucket backfill: expected NODES_FILE and "
-			"JOBS_FILE\nTry 'sbucket backfill --help'.\n");
-		return SBUCKET_EXIT_USAGE;
-	}
+	if (nfiles != 2)
+		return sbucket_cmd_error("backfill",
+					 "expected NODES_FILE and JOBS_FILE");
 	if (sbucket_policy_option("backfill", policy, priorityf, &pol))
 		return SBUCKET_EXIT_USAGE;
 	/* Results and a later error keep their order when both are piped. */

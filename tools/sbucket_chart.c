@@ -507,7 +507,7 @@ int sbucket_chart_main(int argc, char **argv)
 {
 	const char *out = NULL, *title = NULL, *nodes = NULL, *unit_name = NULL;
 	int64_t unit = 0;
-	int i, stats = 0, rc = SBUCKET_EXIT_INPUT;
+	int i, stats = 0, nfiles = 0, rc = SBUCKET_EXIT_INPUT;
 	_in_t in = { .file = NULL, .by_user = -1 };
 
 	for (i = 1; i < argc; i++) {
@@ -537,15 +537,8 @@ int sbucket_chart_main(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "--stats")) {
 			stats = 1;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "sbucket chart: unknown option '%s'\n"
-				"Try 'sbucket chart --help'.\n", a);
-			return SBUCKET_EXIT_USAGE;
-		} else if (!in.file) {
-			in.file = a;
-		} else {
-			fprintf(stderr, "sbucket chart: too many arguments "
-				"('%s')\nTry 'sbucket chart --help'.\n", a);
+		} else if (sbucket_operand("chart", a, &in.file, &nfiles,
+					   1)) {
 			return SBUCKET_EXIT_USAGE;
 		}
 	}

@@ -25,9 +25,6 @@
 #include "sbucket_input_jobs.h"
 #include "shown.h"
 
-/* Command-line text in a message, as shown.h shows input. */
-#define SHOWN(s) sb_shown(shown, sizeof(shown), s)
-
 static void _usage(FILE *f)
 {
 	fprintf(f,
@@ -131,7 +128,6 @@ int sbucket_place_main(int argc, char **argv)
 	const char *policy = NULL, *priorityf = NULL, *conf_path = NULL;
 	const char *files[2];
 	char err[SB_BUCKET_CONF_ERRLEN];
-	char shown[SB_SHOWN_BUF];
 	sb_bucket_conf_t *conf = NULL;
 	sb_path_t path = SB_PATH_AUTO;
 	int nfiles = 0, header = 1, i, rc = SBUCKET_EXIT_INPUT;
@@ -162,24 +158,13 @@ int sbucket_place_main(int argc, char **argv)
 			path = SB_PATH_NODE;
 		} else if (!strcmp(a, "--noheader")) {
 			header = 0;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "sbucket place: unknown option '%s'\n"
-				"Try 'sbucket place --help'.\n", SHOWN(a));
-			return SBUCKET_EXIT_USAGE;
-		} else if (nfiles < 2) {
-			files[nfiles++] = a;
-		} else {
-			fprintf(stderr, "sbucket place: too many arguments "
-				"('%s')\nTry 'sbucket place --help'.\n",
-				SHOWN(a));
+		} else if (sbucket_operand("place", a, files, &nfiles, 2)) {
 			return SBUCKET_EXIT_USAGE;
 		}
 	}
-	if (nfiles != 2) {
-		fprintf(stderr, "sbucket place: expected NODES_FILE and "
-			"JOBS_FILE\nTry 'sbucket place --help'.\n");
-		return SBUCKET_EXIT_USAGE;
-	}
+	if (nfiles != 2)
+		return sbucket_cmd_error("place",
+					 "expected NODES_FILE and JOBS_FILE");
 	if (conf_path &&
 	    !(conf = sb_bucket_conf_load(conf_path, err, sizeof(err)))) {
 		fprintf(stderr, "sbucket: %s\n", err);

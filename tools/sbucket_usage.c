@@ -51,3 +51,28 @@ int sbucket_policy_option(const char *cmd, const char *policy,
 			"bad policy");
 	return -1;
 }
+
+int sbucket_cmd_error(const char *cmd, const char *what)
+{
+	fprintf(stderr, "sbucket %s: %s\nTry 'sbucket %s --help'.\n", cmd,
+		what, cmd);
+	return SBUCKET_EXIT_USAGE;
+}
+
+int sbucket_operand(const char *cmd, const char *a, const char **ops,
+		    int *nops, int max)
+{
+	char shown[SB_SHOWN_BUF], what[SB_SHOWN_BUF + 32];
+
+	sb_shown(shown, sizeof(shown), a);
+	if (a[0] == '-' && a[1]) {
+		snprintf(what, sizeof(what), "unknown option '%s'", shown);
+	} else if (*nops < max) {
+		ops[(*nops)++] = a;
+		return 0;
+	} else {
+		snprintf(what, sizeof(what), "too many arguments ('%s')",
+			 shown);
+	}
+	return sbucket_cmd_error(cmd, what);
+}
