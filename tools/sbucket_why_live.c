@@ -243,6 +243,14 @@ static int _bad_field(const char *what, const char *name, const char *key,
 	return -1;
 }
 
+uint64_t sbw_leading_number(const char *s)
+{
+	const char *end;
+	uint64_t v;
+
+	return sb_decimal_parse(s, UINT64_MAX, &v, &end) ? 0 : v;
+}
+
 static int _u32(const char *s, uint32_t *v)
 {
 	uint64_t x;
@@ -453,7 +461,7 @@ static int _part(sbw_live_t *lv, sb_record_t **rec, size_t i)
 		p->exclusive = !strcmp(v, "EXCLUSIVE");
 		p->no = !strcmp(v, "NO");
 		p->force = !strncmp(v, "FORCE:", 6) &&
-			strtoul(v + 6, NULL, 10) > 1;
+			sbw_leading_number(v + 6) > 1;
 	}
 	(void) _u32(sb_record_get(*rec, "PriorityTier"), &p->tier);
 	v = sb_record_get(*rec, "MaxTime");
@@ -598,7 +606,7 @@ static int _job(sbw_live_t *lv, sb_record_t **rec, size_t i)
 		j->cpus = (uint64_t) j->min_nodes * cpt;
 	tpn = 0;
 	if ((v = sb_record_get(r, "NtasksPerN:B:S:C")))
-		tpn = (uint32_t) strtoul(v, NULL, 10);
+		tpn = (uint32_t) sbw_leading_number(v);
 	if (_u32(sb_record_get(r, "MinCPUsNode"), &j->node_cpus) < 0)
 		j->node_cpus = 1;
 	if (tpn && tpn * cpt > j->node_cpus)

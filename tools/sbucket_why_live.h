@@ -97,6 +97,12 @@ typedef struct {
 } sbw_live_t;
 
 /*
+ * The decimal number @s starts with ("123_4" -> 123, "2:0:*:*" -> 2), 0
+ * when it starts with none: slurmctld's own fields, read leniently.
+ */
+uint64_t sbw_leading_number(const char *s);
+
+/*
  * Read everything but the jobs' requests. 0, or -1 after printing one
  * error line (a command missing or failing, output it does not
  * understand). @lv is zeroed first; release with sbw_live_fini().

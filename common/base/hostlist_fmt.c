@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "hostlist_fmt.h"
 #include "strbuf.h"
 
@@ -300,7 +301,7 @@ void sb_hostlist_free(char **names, size_t n)
 /* Split a name into prefix length, number, digit count, leading zero. */
 typedef struct {
 	size_t plen, digits;
-	unsigned long long num;
+	uint64_t num;
 	int lz;
 } _split_t;
 
@@ -315,7 +316,8 @@ static _split_t _split(const char *name)
 	sp.plen = i;
 	sp.digits = len - i;
 	if (sp.digits) {
-		sp.num = strtoull(name + i, NULL, 10);
+		/* At most SB_HOSTLIST_DIGITS digits: always in range. */
+		(void) sb_decimal_parse(name + i, UINT64_MAX, &sp.num, NULL);
 		sp.lz = name[i] == '0' && sp.digits > 1;
 	}
 	return sp;
