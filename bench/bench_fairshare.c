@@ -12,7 +12,7 @@
  * side sums anything during a pass.
  *
  * Timed per pass:
- *  - ours: sb_fairshare_tree_compute() / sb_fairshare_level_compute()
+ *  - ours: sb_fairshare_compute() (Fair Tree, LEVEL_BASED)
  *    (normalised shares, U, Level FS or level values, sorting, ranking),
  *    what priority/bucket runs every calc period;
  *  - Slurm: the installed priority_multifactor.so's fair_tree_decay() with
@@ -40,8 +40,7 @@
 #include "sb_bench_slurm.h"
 
 #include "assoc_tree.h"
-#include "fairshare_level.h"
-#include "fairshare_tree.h"
+#include "fairshare.h"
 
 #ifndef SB_SLURM_PLUGINDIR
 #define SB_SLURM_PLUGINDIR "/usr/lib/x86_64-linux-gnu/slurm-wlm"
@@ -142,9 +141,9 @@ static int _pass(sb_assoc_tree_t *t, int side)
 {
 	switch (side) {
 	case LEVEL_BASED:
-		return sb_fairshare_level_compute(t, 4);
+		return sb_fairshare_compute(t, SB_FS_LEVEL_BASED, 4, 0);
 	case FAIR_TREE:
-		return sb_fairshare_tree_compute(t);
+		return sb_fairshare_compute(t, SB_FS_FAIR_TREE, 0, 0);
 	default:
 		sb_bench_slurm_pass();
 		return 0;
@@ -157,7 +156,7 @@ static double _factor_diff(sb_assoc_tree_t *t)
 	double worst = 0;
 	int i;
 
-	if (sb_fairshare_tree_compute(t) < 0)
+	if (sb_fairshare_compute(t, SB_FS_FAIR_TREE, 0, 0) < 0)
 		return INFINITY;
 	sb_bench_slurm_pass();
 	for (i = 1; i < sb_assoc_tree_count(t); i++) {

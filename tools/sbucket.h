@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "policy.h"
+
 #define SBUCKET_EXIT_OK    0
 #define SBUCKET_EXIT_INPUT 1
 #define SBUCKET_EXIT_USAGE 2
@@ -37,5 +39,40 @@ extern sbucket_cmd_f sbucket_chart_main;
  */
 ssize_t sbucket_getline(FILE *f, char **buf, size_t *cap, const char *path,
 			size_t line);
+
+/*
+ * One usage error of subcommand @cmd on stderr: "sbucket: OPT 'ARG':
+ * WHAT" (ARG through sb_shown(); without @arg "sbucket: OPT WHAT",
+ * without @opt too "sbucket: WHAT"; nothing when @what is NULL: the
+ * caller printed it), then "Try 'sbucket CMD --help'.". Returns
+ * SBUCKET_EXIT_USAGE.
+ */
+int sbucket_usage_error(const char *cmd, const char *opt, const char *arg,
+			const char *what);
+
+/*
+ * "sbucket CMD: WHAT" and "Try 'sbucket CMD --help'." on stderr (the
+ * form of place, backfill and chart). Returns SBUCKET_EXIT_USAGE.
+ */
+int sbucket_cmd_error(const char *cmd, const char *what);
+
+/*
+ * A word @a of subcommand @cmd's command line that none of its options
+ * took: an unknown option (it starts with '-' and is not "-" alone), or
+ * the next of at most @max operands, stored in ops[(*nops)++]. Returns 0,
+ * or SBUCKET_EXIT_USAGE after sbucket_cmd_error() with "unknown option
+ * 'A'" or "too many arguments ('A')" (A as sb_shown() shows it).
+ */
+int sbucket_operand(const char *cmd, const char *a, const char **ops,
+		    int *nops, int max);
+
+/*
+ * *@pol from --policy=@policy and --priorityf=@priorityf (NULL when not
+ * given) of subcommand @cmd (sb_policy_init()). Returns 0, or -1 after
+ * one error line: an unknown policy, a PRIORITYF that does not parse (its
+ * column), or one given with the wrong policy.
+ */
+int sbucket_policy_option(const char *cmd, const char *policy,
+			  const char *priorityf, sb_policy_t *pol);
 
 #endif /* SBUCKET_H */

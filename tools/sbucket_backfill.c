@@ -10,7 +10,7 @@
  * any job planned before it, and its nodes are then busy for its window.
  *
  * The nodes file is the one of 'sbucket place' (read by
- * tools/sbucket_place_input.c); its BusyUntil=T key, the time the jobs
+ * tools/sbucket_input_nodes.c); its BusyUntil=T key, the time the jobs
  * running on a busy node end, matters only here.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -23,10 +23,11 @@
 #include <string.h>
 
 #include "bucket.h"
+#include "decimal.h"
 #include "hostlist_fmt.h"
 #include "policy.h"
 #include "sbucket.h"
-#include "sbucket_place_input.h"
+#include "sbucket_input_jobs.h"
 #include "shown.h"
 
 /* Command-line text in a message, as shown.h shows input. */
@@ -71,7 +72,7 @@ static void _usage(FILE *f)
  * When each node is free of its running jobs: a busy node (State=ALLOCATED
  * or Jobs=N) at its BusyUntil= (unknown: never), any other node now.
  */
-static void _busy_until(const sbp_cluster_t *cl, int64_t *until)
+static void _busy_until(const sbi_cluster_t *cl, int64_t *until)
 {
 	size_t i;
 
@@ -84,7 +85,7 @@ static void _busy_until(const sbp_cluster_t *cl, int64_t *until)
 }
 
 /* -w and --contiguous: WILL_RUN does not plan them (input errors). */
-static int _refuse_unsupported(const sbp_job_t *job, const void *ctx,
+static int _refuse_unsupported(const sbi_job_t *job, const void *ctx,
 			       char *why, size_t len)
 {
 	if ((!job->req.required || sb_bitmap_empty(job->req.required)) &&
@@ -111,17 +112,17 @@ static void _print_time(int64_t t)
 int sbucket_backfill_main(int argc, char **argv)
 {
 	const char *policy = "FIRSTAVAILABLE", *priorityf = NULL;
-	const char *files[2], *msg = NULL;
+	const char *files[2];
 	char shown[SB_SHOWN_BUF];
 	int nfiles = 0, header = 1, i, rc = SBUCKET_EXIT_INPUT;
 	int64_t now = 0, *until = NULL;
 	sb_policy_t pol;
-	sbp_cluster_t cl = { 0 };
+	sbi_cluster_t cl = { 0 };
 	sb_bucket_set_t *set = NULL;
 	sb_will_run_t *w = NULL;
-	sbp_jobs_t jobs = { 0 };
-	char *end, id[SB_SHOWN_BUF];
-	size_t j, errpos = 0;
+	sbi_jobs_t jobs = { 0 };
+	char id[SB_SHOWN_BUF];
+	size_t j;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -134,55 +135,29 @@ int sbucket_backfill_main(int argc, char **argv)
 		} else if (!strncmp(a, "--priorityf=", 12)) {
 			priorityf = a + 12;
 		} else if (!strncmp(a, "--now=", 6)) {
-			long long v;
+			uint64_t v;
 
-			errno = 0;
-			v = strtoll(a + 6, &end, 10);
-			if (!isdigit((unsigned char) a[6]) || *end || errno ||
-			    v == INT64_MAX) {
+			if (sb_decimal_parse(a + 6, INT64_MAX - 1, &v, NULL)) {
 				fprintf(stderr, "sbucket backfill: --now: "
 					"not a time in seconds >= 0: '%s'\n",
 					SHOWN(a + 6));
 				return SBUCKET_EXIT_USAGE;
 			}
-			now = v;
+			now = (int64_t) v;
 		} else if (!strcmp(a, "--noheader")) {
 			header = 0;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "sbucket backfill: unknown option "
-				"'%s'\nTry 'sbucket backfill --help'.\n",
-				SHOWN(a));
-			return SBUCKET_EXIT_USAGE;
-		} else if (nfiles < 2) {
-			files[nfiles++] = a;
-		} else {
-			fprintf(stderr, "sbucket backfill: too many arguments "
-				"('%s')\nTry 'sbucket backfill --help'.\n",
-				SHOWN(a));
+		} else if (sbucket_operand("backfill", a, files, &nfiles, 2)) {
 			return SBUCKET_EXIT_USAGE;
 		}
 	}
-	if (nfiles != 2) {
-		fprintf(stderr, "sbucket backfill: expected NODES_FILE and "
-			"JOBS_FILE\nTry 'sbucket backfill --help'.\n");
+	if (nfiles != 2)
+		return sbucket_cmd_error("backfill",
+					 "expected NODES_FILE and JOBS_FILE");
+	if (sbucket_policy_option("backfill", policy, priorityf, &pol))
 		return SBUCKET_EXIT_USAGE;
-	}
-	if (sb_policy_init(&pol, policy, priorityf, &errpos, &msg)) {
-		if (errno == ENOENT)
-			fprintf(stderr, "sbucket backfill: unknown policy "
-				"'%s'\n", SHOWN(policy));
-		else if (priorityf && msg && strstr(msg, "PRIORITYF") == NULL)
-			fprintf(stderr, "sbucket backfill: --priorityf: "
-				"column %zu: %s: '%s'\n", errpos + 1, msg,
-				SHOWN(priorityf + errpos));
-		else
-			fprintf(stderr, "sbucket backfill: %s\n", msg ? msg :
-				"bad policy");
-		return SBUCKET_EXIT_USAGE;
-	}
 	/* Results and a later error keep their order when both are piped. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (sbp_read_nodes(files[0], &cl))
+	if (sbi_read_nodes(files[0], &cl))
 		return SBUCKET_EXIT_INPUT;
 	if (!(until = malloc((cl.n + 1) * sizeof(*until))))
 		goto oom;
@@ -190,13 +165,13 @@ int sbucket_backfill_main(int argc, char **argv)
 	if (!(set = sb_bucket_set_create(cl.nodes, cl.n, now)) ||
 	    !(w = sb_will_run_create(set, now, INT64_MAX - now, until)))
 		goto oom;
-	if (sbp_read_jobs(files[1], &cl, _refuse_unsupported, NULL, &jobs))
+	if (sbi_read_jobs(files[1], &cl, _refuse_unsupported, NULL, &jobs))
 		goto out;
 	/* Every line is good: from here on only memory can fail. */
 	if (header)
 		printf("JobId|Start|End|Nodes|Result\n");
 	for (j = 0; j < jobs.n; j++) {
-		sbp_job_t *job = &jobs.v[j];
+		sbi_job_t *job = &jobs.v[j];
 		sb_will_run_result_t res;
 		int got;
 
@@ -217,7 +192,7 @@ int sbucket_backfill_main(int argc, char **argv)
 		printf("|");
 		_print_time(res.end);
 		printf("|");
-		if (sbp_print_placement(&cl, &res.pl) ||
+		if (sbi_print_placement(&cl, &res.pl) ||
 		    sb_will_run_commit(w, &res)) {
 			sb_will_run_result_fini(&res);
 			goto oom;
@@ -230,10 +205,10 @@ int sbucket_backfill_main(int argc, char **argv)
 oom:
 	fprintf(stderr, "sbucket: out of memory\n");
 out:
-	sbp_jobs_fini(&jobs);
+	sbi_jobs_fini(&jobs);
 	sb_will_run_destroy(w);
 	sb_bucket_set_destroy(set);
 	free(until);
-	sbp_cluster_fini(&cl);
+	sbi_cluster_fini(&cl);
 	return rc;
 }

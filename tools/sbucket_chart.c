@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "chart.h"
+#include "decimal.h"
 #include "hostlist_fmt.h"
 #include "sb_time.h"
 #include "sbucket.h"
@@ -217,21 +218,17 @@ fail:
 static int _plan_time(_in_t *in, const char *col, const char *s, int inf_ok,
 		      int64_t *t)
 {
-	char *end;
-	long long v;
+	uint64_t v;
 
 	if (inf_ok && !strcmp(s, "inf")) {
 		*t = SB_TIME_INFINITE;
 		return 0;
 	}
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (!isdigit((unsigned char) *s) || *end || errno ||
-	    v > SB_CHART_TIME_MAX) {
+	if (sb_decimal_parse(s, SB_CHART_TIME_MAX, &v, NULL)) {
 		ERR(in, "%s: not a time in seconds: '%s'", col, s);
 		return -1;
 	}
-	*t = v;
+	*t = (int64_t) v;
 	return 0;
 }
 
@@ -421,15 +418,13 @@ out:
 
 static int _parse_unit(const char *s, int64_t *unit, const char **name)
 {
-	char *end;
-	long long v;
+	const char *end;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (!isdigit((unsigned char) *s) || errno || v < 1 ||
-	    v > SB_CHART_TIME_MAX || (*end && *end != ':'))
+	if (sb_decimal_parse(s, SB_CHART_TIME_MAX, &v, &end) || v < 1 ||
+	    (*end && *end != ':'))
 		return -1;
-	*unit = v;
+	*unit = (int64_t) v;
 	*name = *end ? end + 1 : "";
 	return 0;
 }
@@ -512,7 +507,7 @@ int sbucket_chart_main(int argc, char **argv)
 {
 	const char *out = NULL, *title = NULL, *nodes = NULL, *unit_name = NULL;
 	int64_t unit = 0;
-	int i, stats = 0, rc = SBUCKET_EXIT_INPUT;
+	int i, stats = 0, nfiles = 0, rc = SBUCKET_EXIT_INPUT;
 	_in_t in = { .file = NULL, .by_user = -1 };
 
 	for (i = 1; i < argc; i++) {
@@ -542,15 +537,8 @@ int sbucket_chart_main(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "--stats")) {
 			stats = 1;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "sbucket chart: unknown option '%s'\n"
-				"Try 'sbucket chart --help'.\n", a);
-			return SBUCKET_EXIT_USAGE;
-		} else if (!in.file) {
-			in.file = a;
-		} else {
-			fprintf(stderr, "sbucket chart: too many arguments "
-				"('%s')\nTry 'sbucket chart --help'.\n", a);
+		} else if (sbucket_operand("chart", a, &in.file, &nfiles,
+					   1)) {
 			return SBUCKET_EXIT_USAGE;
 		}
 	}

@@ -1,6 +1,7 @@
 /*
- * sbucket_fairshare.c - 'sbucket fairshare': compute and explain fair
- * share for an association tree, offline, with Slurm's numbers.
+ * sbucket_fairshare.c - 'sbucket fairshare': compute fair share for an
+ * association tree, offline, with Slurm's numbers; --explain is
+ * sbucket_fairshare_explain.c's.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -19,10 +20,11 @@
 #include <string.h>
 
 #include "assoc_tree.h"
-#include "fairshare_classic.h"
+#include "decimal.h"
+#include "fairshare.h"
 #include "fairshare_level.h"
-#include "fairshare_tree.h"
 #include "sbucket.h"
+#include "sbucket_fairshare_explain.h"
 #include "sbucket_fairshare_live.h"
 #include "shown.h"
 
@@ -31,7 +33,6 @@
 /* 2^64: sshare prints RawUsage as an unsigned 64-bit integer. */
 #define USAGE_LIMIT 18446744073709551616.0L
 
-enum { ALG_NONE, ALG_LEVEL, ALG_TREE, ALG_CLASSIC };
 
 struct opts {
 	int algorithm;
@@ -84,23 +85,10 @@ static void _usage(FILE *f)
 		SB_SHARES_MAX);
 }
 
-/* One usage error: @what, with @arg quoted after @opt when given (no
- * message at all when @what is NULL: the caller printed it). */
+/* One usage error of 'sbucket fairshare' (sbucket_usage_error()). */
 static int _usage_error(const char *opt, const char *arg, const char *what)
 {
-	char shown[SB_SHOWN_BUF];
-
-	if (!what)
-		;
-	else if (arg)
-		fprintf(stderr, PROG ": %s '%s': %s\n", opt,
-			sb_shown(shown, sizeof(shown), arg), what);
-	else if (opt)
-		fprintf(stderr, PROG ": %s %s\n", opt, what);
-	else
-		fprintf(stderr, PROG ": %s\n", what);
-	fprintf(stderr, "Try 'sbucket fairshare --help'.\n");
-	return SBUCKET_EXIT_USAGE;
+	return sbucket_usage_error("fairshare", opt, arg, what);
 }
 
 /* ---- options ---------------------------------------------------------- */
@@ -124,21 +112,6 @@ static const char *_opt_value(const char *arg, const char *name, int argc,
 	return argv[++*i];
 }
 
-static int _parse_long(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-	long v;
-
-	if (!*s || *s == '-' || *s == '+' || *s == ' ')
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /*
  * The live cluster's algorithm, and its levels / dampening unless given
  * on the command line. -1 after one error line.
@@ -152,19 +125,19 @@ static int _live_params(struct opts *o)
 		return -1;
 	switch (alg) {
 	case SB_FS_LEVEL_BASED:
-		o->algorithm = ALG_LEVEL;
+		o->algorithm = SB_FS_LEVEL_BASED;
 		break;
 	case SB_FS_FAIR_TREE:
-		o->algorithm = ALG_TREE;
+		o->algorithm = SB_FS_FAIR_TREE;
 		break;
 	default:
-		o->algorithm = ALG_CLASSIC;
+		o->algorithm = SB_FS_CLASSIC;
 		break;
 	}
 	/* the cluster's own values are not a usage error for the others */
-	if (!o->levels_set && o->algorithm == ALG_LEVEL)
+	if (!o->levels_set && o->algorithm == SB_FS_LEVEL_BASED)
 		o->levels = levels;
-	if (!o->damp_set && o->algorithm == ALG_CLASSIC)
+	if (!o->damp_set && o->algorithm == SB_FS_CLASSIC)
 		o->dampening = damp;
 	return 0;
 }
@@ -179,7 +152,7 @@ static int _parse_opts(int argc, char **argv, struct opts *o)
 	o->dampening = 1;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
-		long n;
+		uint64_t n;
 
 		missing = 0;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -189,18 +162,18 @@ static int _parse_opts(int argc, char **argv, struct opts *o)
 		if ((v = _opt_value(a, "--algorithm", argc, argv, &i,
 				    &missing))) {
 			if (!strcmp(v, "level_based"))
-				o->algorithm = ALG_LEVEL;
+				o->algorithm = SB_FS_LEVEL_BASED;
 			else if (!strcmp(v, "fair_tree"))
-				o->algorithm = ALG_TREE;
+				o->algorithm = SB_FS_FAIR_TREE;
 			else if (!strcmp(v, "classic"))
-				o->algorithm = ALG_CLASSIC;
+				o->algorithm = SB_FS_CLASSIC;
 			else
 				return _usage_error("--algorithm", v,
 						    "not level_based, "
 						    "fair_tree or classic");
 		} else if ((v = _opt_value(a, "--levels", argc, argv, &i,
 					   &missing))) {
-			if (_parse_long(v, SB_FS_LEVELS_MIN, SB_FS_LEVELS_MAX,
+			if (sb_decimal_in(v, SB_FS_LEVELS_MIN, SB_FS_LEVELS_MAX,
 					&n) < 0)
 				return _usage_error("--levels", v,
 						    "not an integer from 1 "
@@ -209,7 +182,7 @@ static int _parse_opts(int argc, char **argv, struct opts *o)
 			o->levels_set = 1;
 		} else if ((v = _opt_value(a, "--dampening", argc, argv, &i,
 					   &missing))) {
-			if (_parse_long(v, 1, UINT16_MAX, &n) < 0)
+			if (sb_decimal_in(v, 1, UINT16_MAX, &n) < 0)
 				return _usage_error("--dampening", v,
 						    "not an integer from 1 "
 						    "to 65535");
@@ -237,17 +210,17 @@ static int _parse_opts(int argc, char **argv, struct opts *o)
 	}
 	if (!o->file) {
 		o->file = SBUCKET_LIVE_FILE;
-		if (o->algorithm == ALG_NONE &&
+		if (o->algorithm == SB_FS_NONE &&
 		    _live_params(o) < 0)
 			return SBUCKET_EXIT_INPUT;
 	}
-	if (o->algorithm == ALG_NONE)
+	if (o->algorithm == SB_FS_NONE)
 		return _usage_error("--algorithm", NULL, "is required "
 				    "(level_based, fair_tree or classic)");
-	if (o->levels_set && o->algorithm != ALG_LEVEL)
+	if (o->levels_set && o->algorithm != SB_FS_LEVEL_BASED)
 		return _usage_error("--levels", NULL,
 				    "applies to level_based only");
-	if (o->damp_set && o->algorithm != ALG_CLASSIC)
+	if (o->damp_set && o->algorithm != SB_FS_CLASSIC)
 		return _usage_error("--dampening", NULL,
 				    "applies to classic only");
 	return 0;
@@ -588,13 +561,13 @@ static void _print_line(const sb_assoc_tree_t *t, int id, int alg)
 	printf("|%" PRIu64 "|", (uint64_t) a.usage_raw);
 	_put_double((double) a.usage_efctv);
 	putchar('|');
-	if (alg == ALG_CLASSIC || a.is_user)
+	if (alg == SB_FS_CLASSIC || a.is_user)
 		_put_double(a.fs_factor);
 	putchar('|');
-	if (alg == ALG_TREE && a.shares != SB_SHARES_PARENT)
+	if (alg == SB_FS_FAIR_TREE && a.shares != SB_SHARES_PARENT)
 		_put_double((double) a.level_fs);
 	putchar('|');
-	if (alg == ALG_LEVEL)
+	if (alg == SB_FS_LEVEL_BASED)
 		printf("%016" PRIX64, a.fs_raw);
 	putchar('\n');
 }
@@ -654,356 +627,6 @@ static int _print_tree(const sb_assoc_tree_t *t, int alg)
 	return 0;
 }
 
-/* ---- explain ---------------------------------------------------------- */
-
-static int _find_user(const sb_assoc_tree_t *t, const char *spec)
-{
-	const char *slash = strchr(spec, '/');
-	int n = sb_assoc_tree_count(t), i, found = -1, count = 0;
-
-	if (slash) {
-		char acct[SB_ASSOC_NAME_MAX + 1];
-		size_t len = (size_t) (slash - spec);
-		int a;
-
-		if (len > SB_ASSOC_NAME_MAX)
-			return -1;
-		memcpy(acct, spec, len);
-		acct[len] = '\0';
-		if ((a = sb_assoc_tree_find_account(t, acct)) < 0)
-			return -1;
-		return sb_assoc_tree_find_user(t, a, slash + 1);
-	}
-	for (i = 1; i < n; i++) {
-		sb_assoc_info_t a;
-
-		sb_assoc_tree_get(t, i, &a);
-		if (a.is_user && !strcmp(a.name, spec)) {
-			found = i;
-			count++;
-		}
-	}
-	return count > 1 ? -2 : found;
-}
-
-/* Fair Tree's sibling order (Level FS desc, users first, input order). */
-static int _ft_before(const sb_assoc_info_t *x, const sb_assoc_info_t *y)
-{
-	if (x->level_fs != y->level_fs)
-		return x->level_fs > y->level_fs;
-	if (x->is_user != y->is_user)
-		return x->is_user;
-	return x->id < y->id;
-}
-
-/* 1-based position of @id among its fs siblings, and their number. */
-static void _ft_position(const sb_assoc_tree_t *t, int id, int *pos,
-			 int *of)
-{
-	sb_assoc_info_t me, o;
-	int n = sb_assoc_tree_count(t), i;
-
-	sb_assoc_tree_get(t, id, &me);
-	*pos = 1;
-	*of = 0;
-	for (i = 1; i < n; i++) {
-		sb_assoc_tree_get(t, i, &o);
-		if (o.fs_parent != me.fs_parent)
-			continue;
-		(*of)++;
-		if (i != id && _ft_before(&o, &me))
-			(*pos)++;
-	}
-}
-
-/* Path from root: ids root..@id along direct parents; returns length. */
-static int _path(const sb_assoc_tree_t *t, int id, int *v)
-{
-	sb_assoc_info_t a;
-	int k = 0, i;
-
-	for (; id >= 0; id = a.parent) {
-		sb_assoc_tree_get(t, id, &a);
-		v[k++] = id;
-	}
-	for (i = 0; i < k / 2; i++) {
-		int x = v[i];
-
-		v[i] = v[k - 1 - i];
-		v[k - 1 - i] = x;
-	}
-	return k;
-}
-
-static const char *_label(const sb_assoc_info_t *a)
-{
-	return a->name;
-}
-
-/* The bits an association adds to its parent's raw value, as the level
- * value of its bucket (its level: one below its fs parent's). */
-static void _level_value(const sb_assoc_tree_t *t, const sb_assoc_info_t *a,
-			 int levels)
-{
-	sb_assoc_info_t f;
-	int width = 64 / levels, lvl = 0, sh;
-
-	for (f = *a; f.fs_parent > SB_ASSOC_ROOT; lvl++)
-		sb_assoc_tree_get(t, f.fs_parent, &f);
-	sh = sb_fairshare_level_shift(levels, lvl);
-	if (a->shares == SB_SHARES_PARENT && !a->is_user)
-		printf("  adds no bits");
-	else if (sh < 0)
-		printf("  below the last level, adds no bits");
-	else
-		printf("  value %0*" PRIX64 "%s", (width + 3) / 4,
-		       (a->fs_raw >> sh) & (UINT64_MAX >> (64 - width)),
-		       a->shares ? "" : " (0 shares: last among its siblings)");
-	printf("  FSRaw %016" PRIX64, a->fs_raw);
-}
-
-static void _explain_one(const sb_assoc_tree_t *t, int id, int alg,
-			 int levels)
-{
-	sb_assoc_info_t u, a;
-	int *path = malloc((size_t) sb_assoc_tree_count(t) * sizeof(*path));
-	int k, i, users = sb_assoc_tree_users(t);
-	int width = 64 / levels;
-
-	if (!path)
-		return;
-	sb_assoc_tree_get(t, id, &u);
-	k = _path(t, id, path);
-	if (alg == ALG_TREE) {
-		printf("%s (account %s), Fair Tree: FairShare %f = rank %"
-		       PRIu32 " / %d users (higher ranks first)\n", u.name,
-		       u.account, u.fs_factor, u.rank, users);
-		printf("  path from root; at each level siblings are ranked "
-		       "by LevelFS = NormShares / EffectvUsage, highest "
-		       "first:\n");
-	} else if (alg == ALG_LEVEL) {
-		printf("%s (account %s), LEVEL_BASED with %d levels of %d "
-		       "bits: FSRaw %016" PRIX64 ", FairShare %f = rank %"
-		       PRIu32 " / %d users (higher ranks first)\n", u.name,
-		       u.account, levels, width, u.fs_raw, u.fs_factor, u.rank,
-		       users);
-		printf("  path from root; each level adds value = 1 + "
-		       "2^(-EffectvUsage / (0.1 + 0.9 * NormShares)) * "
-		       "(2^%d - 2), truncated:\n", width);
-	} else {
-		printf("%s (account %s), classic: FairShare %f = "
-		       "2^(-EffectvUsage / NormShares / dampening)\n",
-		       u.name, u.account, u.fs_factor);
-		printf("  path from root:\n");
-	}
-	for (i = 0; i < k; i++) {
-		sb_assoc_tree_get(t, path[i], &a);
-		if (i == 0) {
-			if (alg == ALG_LEVEL)
-				printf("    %-12s  FSRaw %016" PRIX64 "\n",
-				       _label(&a), a.fs_raw);
-			else
-				printf("    %s\n", _label(&a));
-			continue;
-		}
-		printf("    %-12s", _label(&a));
-		if (a.shares == SB_SHARES_PARENT) {
-			sb_assoc_info_t f;
-
-			sb_assoc_tree_get(t, a.fs_parent, &f);
-			if (a.is_user)
-				printf("  Shares parent: ranks first among "
-				       "the children of %s", f.name);
-			else
-				printf("  Shares parent: its children count "
-				       "as children of %s", f.name);
-			if (alg == ALG_LEVEL)
-				_level_value(t, &a, levels);
-			putchar('\n');
-			continue;
-		}
-		printf("  NormShares %f  EffectvUsage %f", a.shares_norm,
-		       (double) a.usage_efctv);
-		if (alg == ALG_TREE) {
-			int pos, of;
-
-			_ft_position(t, path[i], &pos, &of);
-			printf("  LevelFS %f  (%d of %d)", (double) a.level_fs,
-			       pos, of);
-		} else if (alg == ALG_LEVEL) {
-			_level_value(t, &a, levels);
-		} else {
-			printf("  FairShare %f", a.fs_factor);
-		}
-		putchar('\n');
-	}
-	free(path);
-}
-
-/* Nearest common fs ancestor and the fs children under it on each side. */
-static int _fs_common(const sb_assoc_tree_t *t, int x, int y, int *sx,
-		      int *sy)
-{
-	sb_assoc_info_t a;
-	int n = sb_assoc_tree_count(t);
-	char *mark = calloc((size_t) n, 1);
-	int i, prev = -1, anc = -1;
-
-	if (!mark)
-		return -1;
-	for (i = x; i >= 0; i = a.fs_parent) {
-		sb_assoc_tree_get(t, i, &a);
-		mark[i] = 1;
-	}
-	for (i = y; i >= 0; prev = i, i = a.fs_parent) {
-		sb_assoc_tree_get(t, i, &a);
-		if (mark[i]) {
-			anc = i;
-			break;
-		}
-	}
-	*sy = prev;
-	for (i = x, prev = -1; i != anc; prev = i, i = a.fs_parent)
-		sb_assoc_tree_get(t, i, &a);
-	*sx = prev;
-	free(mark);
-	return anc;
-}
-
-static void _explain_pair(const sb_assoc_tree_t *t, int x, int y, int alg,
-			  int levels)
-{
-	sb_assoc_info_t ux, uy, c, sx, sy;
-	int ix, iy, anc;
-
-	sb_assoc_tree_get(t, x, &ux);
-	sb_assoc_tree_get(t, y, &uy);
-	printf("%s vs %s:\n", ux.name, uy.name);
-	if (alg == ALG_CLASSIC) {
-		printf("  classic compares the users' own factors: %f vs %f",
-		       ux.fs_factor, uy.fs_factor);
-		if (ux.fs_factor == uy.fs_factor)
-			printf(", so they are equal\n");
-		else
-			printf(", so %s ranks higher\n",
-			       ux.fs_factor > uy.fs_factor ? ux.name : uy.name);
-		return;
-	}
-	if ((anc = _fs_common(t, x, y, &ix, &iy)) < 0)
-		return;
-	sb_assoc_tree_get(t, anc, &c);
-	sb_assoc_tree_get(t, ix, &sx);
-	sb_assoc_tree_get(t, iy, &sy);
-	printf("  first common ancestor: %s\n", c.name);
-	if (alg == ALG_TREE) {
-		printf("  deciding level: the children of %s, where %s's "
-		       "side is %s %s (LevelFS %f) and %s's side is %s %s "
-		       "(LevelFS %f)\n", c.name, ux.name,
-		       sx.is_user ? "user" : "account", sx.name,
-		       (double) sx.level_fs, uy.name,
-		       sy.is_user ? "user" : "account", sy.name,
-		       (double) sy.level_fs);
-		if (sx.level_fs != sy.level_fs) {
-			const sb_assoc_info_t *hi = sx.level_fs > sy.level_fs
-				? &sx : &sy;
-			char bx[64], by[64];
-
-			snprintf(bx, sizeof(bx), "%f", (double) sx.level_fs);
-			snprintf(by, sizeof(by), "%f", (double) sy.level_fs);
-			if (!strcmp(bx, by))
-				printf("  (they differ beyond 6 decimals: "
-				       "%.21Lg vs %.21Lg)\n", sx.level_fs,
-				       sy.level_fs);
-
-			printf("  %s has the higher LevelFS, so it is ranked "
-			       "first and everything under it ranks above "
-			       "the other side\n", hi->name);
-		} else {
-			printf("  they are tied (exactly equal LevelFS): users "
-			       "sort before accounts, then input order; a tied "
-			       "user or account passes its rank on to the "
-			       "first user ranked after it\n");
-		}
-		printf("  result: %s rank %" PRIu32 " (FairShare %f), %s rank %"
-		       PRIu32 " (FairShare %f)\n", ux.name, ux.rank,
-		       ux.fs_factor, uy.name, uy.rank, uy.fs_factor);
-	} else {
-		int width = 64 / levels, lvl;
-		uint64_t diff = ux.fs_raw ^ uy.fs_raw;
-
-		if (!diff) {
-			printf("  identical FSRaw %016" PRIX64 ": they share "
-			       "rank %" PRIu32 " (FairShare %f)\n", ux.fs_raw,
-			       ux.rank, ux.fs_factor);
-			return;
-		}
-		for (lvl = 0; lvl < levels; lvl++) {
-			int sh = sb_fairshare_level_shift(levels, lvl);
-			uint64_t mask = (UINT64_MAX >> (64 - width)) << sh;
-
-			if (diff & mask) {
-				printf("  deciding level: level %d (bits %d-%d)"
-				       ", the level of %s and %s: %0*" PRIX64
-				       " vs %0*" PRIX64 "; the higher value "
-				       "ranks first, whatever lower levels "
-				       "hold\n", lvl + 1, sh, sh + width - 1,
-				       sx.name, sy.name, width / 4 ? width / 4
-				       : 1, (ux.fs_raw & mask) >> sh,
-				       width / 4 ? width / 4 : 1,
-				       (uy.fs_raw & mask) >> sh);
-				break;
-			}
-		}
-		printf("  result: %s rank %" PRIu32 " (FairShare %f), %s rank %"
-		       PRIu32 " (FairShare %f)\n", ux.name, ux.rank,
-		       ux.fs_factor, uy.name, uy.rank, uy.fs_factor);
-	}
-}
-
-static int _explain(const sb_assoc_tree_t *t, const char *spec, int alg,
-		    int levels, int pair_only)
-{
-	char buf[2 * (SB_ASSOC_NAME_MAX + 1) + 2];
-	char *second = NULL;
-	int ids[2], i, n = 1;
-
-	if (strlen(spec) >= sizeof(buf))
-		return _usage_error("--explain", spec, "too long");
-	strcpy(buf, spec);
-	if ((second = strchr(buf, ','))) {
-		*second++ = '\0';
-		n = 2;
-		if (strchr(second, ','))
-			return _usage_error("--explain", spec,
-					    "at most two users");
-	}
-	for (i = 0; i < n; i++) {
-		const char *u = i ? second : buf;
-
-		ids[i] = _find_user(t, u);
-		if (ids[i] == -2)
-			return _usage_error("--explain", u,
-					    "user has several associations, "
-					    "name one as ACCOUNT/USER");
-		if (ids[i] < 0)
-			return _usage_error("--explain", u,
-					    "no such user association");
-	}
-	if (n == 2 && ids[0] == ids[1])
-		return _usage_error("--explain", spec, "the same user "
-				    "association twice");
-	if (n == 2 && pair_only) {
-		_explain_pair(t, ids[0], ids[1], alg, levels);
-		return 0;
-	}
-	_explain_one(t, ids[0], alg, levels);
-	if (n == 2) {
-		_explain_one(t, ids[1], alg, levels);
-		_explain_pair(t, ids[0], ids[1], alg, levels);
-	}
-	return 0;
-}
-
 /* ---- main ------------------------------------------------------------- */
 
 /* The tree of o.file, computed, printed or explained. */
@@ -1049,12 +672,8 @@ static int _run(struct opts o)
 	}
 	if (_read_tree(t, &in) < 0)
 		goto out;
-	if (o.algorithm == ALG_LEVEL)
-		rc = sb_fairshare_level_compute(t, o.levels);
-	else if (o.algorithm == ALG_TREE)
-		rc = sb_fairshare_tree_compute(t);
-	else
-		rc = sb_fairshare_classic_compute(t, (uint32_t) o.dampening);
+	rc = sb_fairshare_compute(t, o.algorithm, o.levels,
+				  (uint32_t) o.dampening);
 	if (rc < 0) {
 		if (errno == ERANGE)
 			fprintf(stderr, PROG ": %s: the shares of one level "
@@ -1079,8 +698,8 @@ static int _run(struct opts o)
 		}
 	}
 	if (o.explain)
-		ret = _explain(t, o.explain, o.algorithm, o.levels,
-			       o.pair_only);
+		ret = sbucket_fairshare_explain(t, o.explain, o.algorithm,
+						o.levels, o.pair_only);
 	else
 		ret = _print_tree(t, o.algorithm) < 0 ? SBUCKET_EXIT_INPUT
 						      : SBUCKET_EXIT_OK;

@@ -13,10 +13,12 @@
  * deleted users and sub-accounts used.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "priority_params.h"
 #include "sbucket_fairshare_live.h"
 
@@ -178,10 +180,10 @@ int sbucket_fairshare_live_params(int *algorithm, int *levels, long *damp)
 		else if (!strcmp(key, "PriorityParameters") && !params)
 			params = strdup(v);
 		else if (!strcmp(key, "FairShareDampeningFactor")) {
-			errno = 0;
-			d = strtol(v, &end, 10);
-			if (errno || *end || d < 1)
-				d = 1;	/* Slurm's meaning of 0 */
+			uint64_t u;
+
+			/* 0 is Slurm's 1 */
+			d = sb_decimal_in(v, 1, LONG_MAX, &u) ? 1 : (long) u;
 		}
 	}
 	if (pclose(p) || !type) {

@@ -22,11 +22,8 @@
 #include "place.h"
 #include "policy.h"
 #include "sbucket.h"
-#include "sbucket_place_input.h"
+#include "sbucket_input_jobs.h"
 #include "shown.h"
-
-/* Command-line text in a message, as shown.h shows input. */
-#define SHOWN(s) sb_shown(shown, sizeof(shown), s)
 
 static void _usage(FILE *f)
 {
@@ -78,7 +75,7 @@ static void _usage(FILE *f)
  * nothing); the earliest such line is reported.
  */
 static int _apply_speeds(const sb_bucket_conf_t *conf, const char *conf_path,
-			 const char *nodes_path, sbp_cluster_t *cl)
+			 const char *nodes_path, sbi_cluster_t *cl)
 {
 	const sb_bucket_conf_node_t *cn, *missing = NULL;
 	size_t i;
@@ -86,7 +83,7 @@ static int _apply_speeds(const sb_bucket_conf_t *conf, const char *conf_path,
 
 	for (i = 0; i < sb_bucket_conf_node_count(conf); i++) {
 		cn = sb_bucket_conf_node_at(conf, i);
-		if ((idx = sbp_find_node(cl, cn->name)) >= 0)
+		if ((idx = sbi_find_node(cl, cn->name)) >= 0)
 			cl->nodes[idx].speed = cn->speed;
 		else if (!missing || cn->line < missing->line)
 			missing = cn;
@@ -99,7 +96,7 @@ static int _apply_speeds(const sb_bucket_conf_t *conf, const char *conf_path,
 }
 
 /* --path=bucket: a job that cannot take it is an input error. */
-static int _refuse_node_path(const sbp_job_t *job, const void *ctx,
+static int _refuse_node_path(const sbi_job_t *job, const void *ctx,
 			     char *why, size_t len)
 {
 	const char *reason = sb_place_ineligible(&job->req, ctx);
@@ -111,7 +108,7 @@ static int _refuse_node_path(const sbp_job_t *job, const void *ctx,
 }
 
 /* The job's nodes are allocated from now on. */
-static void _commit(sbp_cluster_t *cl, sb_bucket_set_t *set,
+static void _commit(sbi_cluster_t *cl, sb_bucket_set_t *set,
 		    const sb_placement_t *pl)
 {
 	size_t c;
@@ -129,18 +126,17 @@ static void _commit(sbp_cluster_t *cl, sb_bucket_set_t *set,
 int sbucket_place_main(int argc, char **argv)
 {
 	const char *policy = NULL, *priorityf = NULL, *conf_path = NULL;
-	const char *files[2], *msg = NULL;
+	const char *files[2];
 	char err[SB_BUCKET_CONF_ERRLEN];
-	char shown[SB_SHOWN_BUF];
 	sb_bucket_conf_t *conf = NULL;
 	sb_path_t path = SB_PATH_AUTO;
 	int nfiles = 0, header = 1, i, rc = SBUCKET_EXIT_INPUT;
 	sb_policy_t pol;
-	sbp_cluster_t cl = { 0 };
-	sbp_jobs_t jobs = { 0 };
+	sbi_cluster_t cl = { 0 };
+	sbi_jobs_t jobs = { 0 };
 	sb_bucket_set_t *set = NULL;
 	char id[SB_SHOWN_BUF];
-	size_t j, errpos = 0;
+	size_t j;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -162,24 +158,13 @@ int sbucket_place_main(int argc, char **argv)
 			path = SB_PATH_NODE;
 		} else if (!strcmp(a, "--noheader")) {
 			header = 0;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "sbucket place: unknown option '%s'\n"
-				"Try 'sbucket place --help'.\n", SHOWN(a));
-			return SBUCKET_EXIT_USAGE;
-		} else if (nfiles < 2) {
-			files[nfiles++] = a;
-		} else {
-			fprintf(stderr, "sbucket place: too many arguments "
-				"('%s')\nTry 'sbucket place --help'.\n",
-				SHOWN(a));
+		} else if (sbucket_operand("place", a, files, &nfiles, 2)) {
 			return SBUCKET_EXIT_USAGE;
 		}
 	}
-	if (nfiles != 2) {
-		fprintf(stderr, "sbucket place: expected NODES_FILE and "
-			"JOBS_FILE\nTry 'sbucket place --help'.\n");
-		return SBUCKET_EXIT_USAGE;
-	}
+	if (nfiles != 2)
+		return sbucket_cmd_error("place",
+					 "expected NODES_FILE and JOBS_FILE");
 	if (conf_path &&
 	    !(conf = sb_bucket_conf_load(conf_path, err, sizeof(err)))) {
 		fprintf(stderr, "sbucket: %s\n", err);
@@ -200,37 +185,27 @@ int sbucket_place_main(int argc, char **argv)
 		memset(&pol, 0, sizeof(pol));
 		pol.kind = SB_POLICY_PRIORITY;
 		pol.pf = *sb_bucket_conf_priorityf(conf);
-	} else if (sb_policy_init(&pol, policy, priorityf, &errpos, &msg)) {
-		if (errno == ENOENT)
-			fprintf(stderr, "sbucket place: unknown policy '%s'\n",
-				SHOWN(policy));
-		else if (priorityf && msg && strstr(msg, "PRIORITYF") == NULL)
-			fprintf(stderr, "sbucket place: --priorityf: column "
-				"%zu: %s: '%s'\n", errpos + 1, msg,
-				SHOWN(priorityf + errpos));
-		else
-			fprintf(stderr, "sbucket place: %s\n", msg ? msg :
-				"bad policy");
+	} else if (sbucket_policy_option("place", policy, priorityf, &pol)) {
 		rc = SBUCKET_EXIT_USAGE;
 		goto out;
 	}
 	/* Results and a later error keep their order when both are piped. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (sbp_read_nodes(files[0], &cl) ||
+	if (sbi_read_nodes(files[0], &cl) ||
 	    (conf && _apply_speeds(conf, conf_path, files[0], &cl)))
 		goto out;
 	if (!(set = sb_bucket_set_create(cl.nodes, cl.n, 0))) {
 		fprintf(stderr, "sbucket: %s\n", strerror(errno));
 		goto out;
 	}
-	if (sbp_read_jobs(files[1], &cl, path == SB_PATH_BUCKET ?
+	if (sbi_read_jobs(files[1], &cl, path == SB_PATH_BUCKET ?
 			  _refuse_node_path : NULL, &pol, &jobs))
 		goto out;
 	/* Every line is good: from here on only memory can fail. */
 	if (header)
 		printf("JobId|Nodes|Path|Result\n");
 	for (j = 0; j < jobs.n; j++) {
-		sbp_job_t *job = &jobs.v[j];
+		sbi_job_t *job = &jobs.v[j];
 		sb_placement_t pl;
 
 		if (sb_place(set, &job->req, &pol, path, &pl)) {
@@ -241,7 +216,7 @@ int sbucket_place_main(int argc, char **argv)
 			goto out;
 		}
 		printf("%s|", job->jobid);
-		if (pl.result == SB_PLACE_RUN && sbp_print_placement(&cl, &pl)) {
+		if (pl.result == SB_PLACE_RUN && sbi_print_placement(&cl, &pl)) {
 			fprintf(stderr, "sbucket: out of memory\n");
 			sb_placement_fini(&pl);
 			goto out;
@@ -257,9 +232,9 @@ int sbucket_place_main(int argc, char **argv)
 	}
 	rc = SBUCKET_EXIT_OK;
 out:
-	sbp_jobs_fini(&jobs);
+	sbi_jobs_fini(&jobs);
 	sb_bucket_set_destroy(set);
-	sbp_cluster_fini(&cl);
+	sbi_cluster_fini(&cl);
 	sb_bucket_conf_free(conf);
 	return rc;
 }

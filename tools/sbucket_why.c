@@ -209,8 +209,8 @@ static int _before(const sbw_live_t *lv, const sbw_job_t *a,
 {
 	uint32_t ta = a->part >= 0 ? lv->parts[a->part].tier : 0;
 	uint32_t tb = b->part >= 0 ? lv->parts[b->part].tier : 0;
-	unsigned long ia = strtoul(a->id, NULL, 10);
-	unsigned long ib = strtoul(b->id, NULL, 10);
+	uint64_t ia = sbw_leading_number(a->id);
+	uint64_t ib = sbw_leading_number(b->id);
 
 	if ((a->resv >= 0) != (b->resv >= 0))
 		return a->resv >= 0;

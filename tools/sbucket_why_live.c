@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "decimal.h"
 #include "hostlist_fmt.h"
 #include "sb_time.h"
 #include "sbucket_why_live.h"
@@ -242,16 +243,19 @@ static int _bad_field(const char *what, const char *name, const char *key,
 	return -1;
 }
 
+uint64_t sbw_leading_number(const char *s)
+{
+	const char *end;
+	uint64_t v;
+
+	return sb_decimal_parse(s, UINT64_MAX, &v, &end) ? 0 : v;
+}
+
 static int _u32(const char *s, uint32_t *v)
 {
-	unsigned long long x;
-	char *end;
+	uint64_t x;
 
-	if (!s || !isdigit((unsigned char) *s))
-		return -1;
-	errno = 0;
-	x = strtoull(s, &end, 10);
-	if (errno || *end || x > UINT32_MAX)
+	if (sb_decimal_parse(s, UINT32_MAX, &x, NULL))
 		return -1;
 	*v = (uint32_t) x;
 	return 0;
@@ -279,7 +283,7 @@ static sb_bitmap_t *_nodeset(const sbw_live_t *lv, const char *hl,
 		return NULL;
 	}
 	for (i = 0; i < n; i++) {
-		if ((idx = sbp_find_node(&lv->cl, names[i])) < 0) {
+		if ((idx = sbi_find_node(&lv->cl, names[i])) < 0) {
 			fprintf(stderr, PROG ": scontrol: %s: no node '%s'\n",
 				what, names[i]);
 			sb_bitmap_free(b);
@@ -457,7 +461,7 @@ static int _part(sbw_live_t *lv, sb_record_t **rec, size_t i)
 		p->exclusive = !strcmp(v, "EXCLUSIVE");
 		p->no = !strcmp(v, "NO");
 		p->force = !strncmp(v, "FORCE:", 6) &&
-			strtoul(v + 6, NULL, 10) > 1;
+			sbw_leading_number(v + 6) > 1;
 	}
 	(void) _u32(sb_record_get(*rec, "PriorityTier"), &p->tier);
 	v = sb_record_get(*rec, "MaxTime");
@@ -602,7 +606,7 @@ static int _job(sbw_live_t *lv, sb_record_t **rec, size_t i)
 		j->cpus = (uint64_t) j->min_nodes * cpt;
 	tpn = 0;
 	if ((v = sb_record_get(r, "NtasksPerN:B:S:C")))
-		tpn = (uint32_t) strtoul(v, NULL, 10);
+		tpn = (uint32_t) sbw_leading_number(v);
 	if (_u32(sb_record_get(r, "MinCPUsNode"), &j->node_cpus) < 0)
 		j->node_cpus = 1;
 	if (tpn && tpn * cpt > j->node_cpus)
@@ -616,7 +620,7 @@ static int _job(sbw_live_t *lv, sb_record_t **rec, size_t i)
 	v = sb_record_get(r, "TimeLimit");
 	if (v && !strcmp(v, "Partition_Limit") && j->part >= 0)
 		v = lv->parts[j->part].max_time;
-	if (!v || sbp_parse_time(v, &j->time_limit) < 0)
+	if (!v || sbi_parse_time(v, &j->time_limit) < 0)
 		j->time_limit = SB_TIME_INFINITE;
 	if ((j->state == SBW_RUNNING || j->state == SBW_SUSPENDED) &&
 	    !(j->nodes = _nodeset(lv, sb_record_value(r, "NodeList"), name)))
@@ -710,7 +714,7 @@ int sbw_live_request(sbw_live_t *lv, sbw_job_t *j)
 			return -1;
 		}
 		snprintf(where, sizeof(where), "job %s, as", j->id);
-		got = sbp_parse_job(where, 1, copy, &lv->cl, &j->req);
+		got = sbi_parse_job(where, 1, copy, &lv->cl, &j->req);
 		free(copy);
 	}
 	if (got != 1) {
@@ -770,11 +774,11 @@ void sbw_live_fini(sbw_live_t *lv)
 		sb_record_free(j->rec);
 		sb_bitmap_free(j->nodes);
 		if (j->have_req)
-			sbp_job_fini(&j->req);
+			sbi_job_fini(&j->req);
 		free(j->req_line);
 	}
 	free(lv->jobs);
-	sbp_cluster_fini(&lv->cl);
+	sbi_cluster_fini(&lv->cl);
 	memset(lv, 0, sizeof(*lv));
 }
 

@@ -16,7 +16,7 @@
  * Nodes become sb_node_t (the fields select/bucket's bucket_convert.c
  * reads, from scontrol's names for them), each job's request is written
  * as a line of 'sbucket place''s jobs file and read by its parser
- * (sbp_parse_job()), so both commands read requests alike.
+ * (sbi_parse_job()), so both commands read requests alike.
  */
 #ifndef SBUCKET_WHY_LIVE_H
 #define SBUCKET_WHY_LIVE_H
@@ -26,7 +26,7 @@
 
 #include "bitmap.h"
 #include "bucket_conf.h"
-#include "sbucket_place_input.h"
+#include "sbucket_input_jobs.h"
 #include "slurm_text.h"
 
 typedef struct {
@@ -74,7 +74,7 @@ typedef struct {
 	int64_t time_limit;		/* seconds, SB_TIME_INFINITE */
 	sb_bitmap_t *nodes;		/* running: its nodes, else NULL */
 	int resv;			/* index in resv, -1 none */
-	sbp_job_t req;			/* as 'sbucket place' reads it */
+	sbi_job_t req;			/* as 'sbucket place' reads it */
 	bool have_req;			/* req could be built */
 	char *req_line;			/* the line req was read from */
 } sbw_job_t;
@@ -87,7 +87,7 @@ typedef struct {
 	char *priority_type, *preempt_type;
 	int64_t bf_resolution;		/* SchedulerParameters, seconds */
 	sb_bucket_conf_t *conf;		/* bucket.conf, slurmctld's */
-	sbp_cluster_t cl;		/* nodes, by name */
+	sbi_cluster_t cl;		/* nodes, by name */
 	sbw_part_t *parts;
 	size_t nparts;
 	sbw_resv_t *resv;
@@ -95,6 +95,12 @@ typedef struct {
 	sbw_job_t *jobs;
 	size_t njobs;
 } sbw_live_t;
+
+/*
+ * The decimal number @s starts with ("123_4" -> 123, "2:0:*:*" -> 2), 0
+ * when it starts with none: slurmctld's own fields, read leniently.
+ */
+uint64_t sbw_leading_number(const char *s);
 
 /*
  * Read everything but the jobs' requests. 0, or -1 after printing one

@@ -15,10 +15,10 @@ trap 'rm -rf "$tmp"' EXIT
 # A pristine copy of what configure reads: the checkout may itself be
 # configured in place, which rules out a VPATH build from it.
 pristine="$tmp/src"
-mkdir -p "$pristine/common"
+mkdir -p "$pristine/common/base"
 cp -r "$top/configure" "$top/Makefile.in" "$top/sb_config.h.in" \
 	"$top/build-aux" "$pristine/"
-cp "$top/common/bitmap.h" "$pristine/common/"
+cp "$top/common/base/bitmap.h" "$pristine/common/base/"
 
 # run_configure NAME ARGS...: configure in a fresh build dir; output in $out.
 run_configure() {

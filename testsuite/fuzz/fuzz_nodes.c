@@ -1,6 +1,6 @@
 /*
  * fuzz_nodes.c - the nodes files of 'sbucket place' and 'sbucket
- * backfill' (sbp_read_nodes()).
+ * backfill' (sbi_read_nodes()).
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -15,13 +15,13 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "sbucket_place_input.h"
+#include "sbucket_input_nodes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_str(data, size);
 	fuzz_capture_t cap;
-	sbp_cluster_t cl;
+	sbi_cluster_t cl;
 	const char *path;
 	size_t i;
 	int rc;
@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	path = fuzz_file(0, data, size);
 	fuzz_capture_start(&cap);
-	rc = sbp_read_nodes(path, &cl);
+	rc = sbi_read_nodes(path, &cl);
 	fuzz_capture_stop(&cap);
 	FUZZ_CHECK(cap.outlen == 0);
 	if (rc) {
@@ -47,14 +47,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_CHECK(cl.nodes[i].index == i);
 			FUZZ_CHECK(sb_node_check(&cl.nodes[i]) == 0);
 			FUZZ_CHECK(cl.nodes[i].speed > 0);
-			FUZZ_CHECK(sbp_find_node(&cl, cl.nodes[i].name) ==
+			FUZZ_CHECK(sbi_find_node(&cl, cl.nodes[i].name) ==
 				   (long) i);
 			FUZZ_CHECK(!i ||
 				   strcmp(cl.nodes[cl.by_name[i - 1]].name,
 					  cl.nodes[cl.by_name[i]].name) < 0);
 		}
 		FUZZ_CHECK(!cl.default_partition || cl.default_partition[0]);
-		sbp_cluster_fini(&cl);
+		sbi_cluster_fini(&cl);
 	}
 	fuzz_capture_free(&cap);
 	free(text);

@@ -23,6 +23,22 @@
 #endif
 
 /*
+ * Assertions for hot loops (ck_assert() formats its message on every
+ * call, and a random sweep makes millions): SB_REQ(e) aborts the test
+ * naming the expression, SB_REQ_CASE(e, n) names case @n of the sweep
+ * too.
+ */
+#define SB_REQ(e) do { \
+	if (!(e)) \
+		ck_abort_msg("%s:%d: '%s' failed", __FILE__, __LINE__, #e); \
+} while (0)
+#define SB_REQ_CASE(e, n) do { \
+	if (!(e)) \
+		ck_abort_msg("%s:%d: '%s' failed (case %lu)", __FILE__, \
+			     __LINE__, #e, (unsigned long) (n)); \
+} while (0)
+
+/*
  * Cap this process's address space at @bytes, so that code that would
  * allocate without bound fails with ENOMEM (an assertion can see it)
  * instead of taking the machine's memory. Check runs each test in a

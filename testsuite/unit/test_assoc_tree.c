@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "assoc_tree.h"
-#include "fairshare_priv.h"	/* white box: corrupt a tree for check() */
+#include "assoc_tree_priv.h"	/* white box: corrupt a tree for check() */
 #include "sb_test.h"
 
 #define CHECK_OK(t) ck_assert_int_eq(sb_assoc_tree_check(t), 0)

@@ -19,10 +19,7 @@
 #include "sb_test.h"
 
 /* ck_assert marks a point per call; hot loops only fail loudly. */
-#define REQ(e) do { \
-	if (!(e)) \
-		ck_abort_msg("%s:%d: '%s' failed", __FILE__, __LINE__, #e); \
-} while (0)
+#define REQ(e) SB_REQ(e)
 
 static const size_t sizes[] = { 1, 63, 64, 65, 127, 128, 129, 10010 };
 #define NSIZES (sizeof(sizes) / sizeof(sizes[0]))

@@ -17,10 +17,7 @@
 #include "signature.h"
 #include "sb_test.h"
 
-#define REQ(e) do { \
-	if (!(e)) \
-		ck_abort_msg("%s:%d: '%s' failed", __FILE__, __LINE__, #e); \
-} while (0)
+#define REQ(e) SB_REQ(e)
 
 static const char *const colours[] = {
 	"red", "orange", "yellow", "green", "blue", "indigo", "violet",

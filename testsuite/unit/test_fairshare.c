@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "assoc_tree.h"
+#include "fairshare.h"
 #include "fairshare_classic.h"
 #include "fairshare_level.h"
 #include "fairshare_tree.h"
@@ -198,6 +199,28 @@ START_TEST(test_fair_tree_test24_4)
 	ck_assert_int_eq(sb_fairshare_tree_compute(t), 0);
 	ck_assert_int_eq(sb_fairshare_tree_check(t), 0);
 	_is6(_get(t, _user(t, "aGA", "uGA2")).fs_factor, "0.095238");
+	sb_assoc_tree_destroy(t);
+}
+END_TEST
+
+/* The one algorithm switch: each algorithm by its number, others refused. */
+START_TEST(test_compute_switch)
+{
+	sb_assoc_tree_t *t = _build(ft_tree, sizeof(ft_tree) /
+				    sizeof(ft_tree[0]));
+
+	ck_assert_int_eq(sb_fairshare_compute(t, SB_FS_FAIR_TREE, 0, 0), 0);
+	ck_assert_int_eq(sb_assoc_tree_algorithm(t), SB_FS_FAIR_TREE);
+	ck_assert_int_eq(sb_fairshare_compute(t, SB_FS_LEVEL_BASED, 4, 0), 0);
+	ck_assert_int_eq(sb_assoc_tree_algorithm(t), SB_FS_LEVEL_BASED);
+	ck_assert_int_eq(sb_fairshare_level_check(t), 0);
+	ck_assert_int_eq(sb_fairshare_compute(t, SB_FS_CLASSIC, 0, 0), 0);
+	ck_assert_int_eq(sb_assoc_tree_algorithm(t), SB_FS_CLASSIC);
+	ck_assert_int_eq(sb_fairshare_classic_check(t), 0);
+	errno = 0;
+	ck_assert_int_eq(sb_fairshare_compute(t, SB_FS_NONE, 4, 1), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(sb_fairshare_compute(t, 99, 4, 1), -1);
 	sb_assoc_tree_destroy(t);
 }
 END_TEST
@@ -899,6 +922,7 @@ static Suite *_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_fair_tree_test24_4);
+	tcase_add_test(tc, test_compute_switch);
 	tcase_add_test(tc, test_fair_tree_tied_accounts);
 	tcase_add_test(tc, test_level_based_test24_4);
 	tcase_add_test(tc, test_level_compose);

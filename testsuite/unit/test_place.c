@@ -29,11 +29,7 @@
 #include "policy.h"
 #include "sb_test.h"
 
-#define REQ(e) do { \
-	if (!(e)) \
-		ck_abort_msg("%s:%d: '%s' failed (case %lu)", __FILE__, \
-			     __LINE__, #e, (unsigned long) _case); \
-} while (0)
+#define REQ(e) SB_REQ_CASE(e, _case)
 
 static unsigned long _case;
 

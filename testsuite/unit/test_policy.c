@@ -130,6 +130,13 @@ START_TEST(test_names)
 	ck_assert_uint_eq(pos, 6);
 	ck_assert_str_eq(msg, "unknown component");
 	ck_assert_str_eq(sb_policy_name(SB_POLICY_COUNT), "UNKNOWN");
+	ck_assert_int_eq(sb_policy_lookup("cpuLoad"), SB_POLICY_CPULOAD);
+	ck_assert_int_eq(sb_policy_lookup("CPULOADX"), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_int_eq(sb_policy_lookup(NULL), -1);
+	ck_assert_str_eq(sb_policy_names(), "FIRSTAVAILABLE, LASTAVAILABLE, "
+			 "MINRESOURCE, CPULOAD, CONTIGUOUS, MAXBALANCE, "
+			 "FASTEST, PRIORITY");
 }
 END_TEST
 

@@ -49,10 +49,8 @@
 #include "src/common/xstring.h"
 
 #include "assoc_tree.h"
-#include "bucket.h"
-#include "fairshare_classic.h"
-#include "fairshare_level.h"
-#include "fairshare_tree.h"
+#include "priority_bucket.h"
+#include "fairshare.h"
 
 typedef struct {
 	slurmdb_assoc_rec_t *assoc;
@@ -202,7 +200,7 @@ static long double _own_level(const sb_assoc_tree_t *t,
 }
 
 static void _write_back(const sb_assoc_tree_t *t, _rec_t *recs, int n,
-			int root, const bucket_conf_t *conf)
+			int root, const prio_settings_t *conf)
 {
 	long double root_raw = _usage(recs[root].assoc);
 	int i, alg = conf->params.algorithm;
@@ -413,7 +411,7 @@ static int _refresh_usage(void)
 	return SLURM_SUCCESS;
 }
 
-extern int bucket_assoc_compute(const bucket_conf_t *conf)
+extern int bucket_assoc_compute(const prio_settings_t *conf)
 {
 	const char *alg_name;
 	bool rebuilt = false;
@@ -433,21 +431,8 @@ extern int bucket_assoc_compute(const bucket_conf_t *conf)
 	if (_refresh_usage() != SLURM_SUCCESS)
 		return SLURM_ERROR;
 
-	switch (conf->params.algorithm) {
-	case SB_FS_LEVEL_BASED:
-		crc = sb_fairshare_level_compute(g_tree, conf->params.levels);
-		break;
-	case SB_FS_FAIR_TREE:
-		crc = sb_fairshare_tree_compute(g_tree);
-		break;
-	case SB_FS_CLASSIC:
-		crc = sb_fairshare_classic_compute(g_tree, conf->damp ?
-						   conf->damp : 1);
-		break;
-	default:
-		errno = EINVAL;
-		break;
-	}
+	crc = sb_fairshare_compute(g_tree, conf->params.algorithm,
+				   conf->params.levels, conf->damp);
 	alg_name = sb_priority_params_algorithm_name(conf->params.algorithm);
 	if (crc < 0) {
 		error(BUCKET_PFX "%s fair-share pass failed: %m; keeping the previous values",
@@ -480,7 +465,7 @@ extern void bucket_assoc_set_usage(slurmdb_assoc_rec_t *assoc)
 		return;
 	}
 	fs = u->fs_assoc_ptr;
-	if (bucket_conf.params.algorithm == SB_FS_CLASSIC) {
+	if (prio_settings.params.algorithm == SB_FS_CLASSIC) {
 		/* Slurm's effective usage, one level at a time */
 		if (!fs || (fs == root) || !fs->usage)
 			u->usage_efctv = u->usage_norm;

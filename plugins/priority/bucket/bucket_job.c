@@ -32,7 +32,7 @@
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
 
-#include "bucket.h"
+#include "priority_bucket.h"
 
 static void _clear_factors(job_record_t *job_ptr)
 {
@@ -45,7 +45,7 @@ static void _clear_factors(job_record_t *job_ptr)
 
 /* TRES factors (unweighted) of @job_ptr in @part_ptr into @out[n]. */
 static void _tres_factors(job_record_t *job_ptr, part_record_t *part_ptr,
-			  const bucket_conf_t *conf, double *out, int n)
+			  const prio_settings_t *conf, double *out, int n)
 {
 	int i;
 
@@ -67,7 +67,7 @@ static void _tres_factors(job_record_t *job_ptr, part_record_t *part_ptr,
 }
 
 /* Multiply @f[n] by the TRES weights in place and return the sum. */
-static double _tres_weigh(double *f, const bucket_conf_t *conf, int n)
+static double _tres_weigh(double *f, const prio_settings_t *conf, int n)
 {
 	double sum = 0.0;
 	int i;
@@ -80,7 +80,7 @@ static double _tres_weigh(double *f, const bucket_conf_t *conf, int n)
 }
 
 static double _age_factor(job_record_t *job_ptr, time_t now,
-			  const bucket_conf_t *conf)
+			  const prio_settings_t *conf)
 {
 	time_t accrue = job_ptr->details->accrue_time;
 	double diff;
@@ -99,7 +99,7 @@ static double _age_factor(job_record_t *job_ptr, time_t now,
  * a job with no limit (INFINITE) gets about 0 (1 with PriorityFavorSmall);
  * the unsigned differences of FavorSmall wrap as in Slurm.
  */
-static double _js_factor(job_record_t *job_ptr, const bucket_conf_t *conf)
+static double _js_factor(job_record_t *job_ptr, const prio_settings_t *conf)
 {
 	uint32_t cpus = 0, min_nodes = job_ptr->details->min_nodes;
 	uint32_t ccpus = (cluster_cpus && (cluster_cpus != NO_VAL)) ?
@@ -150,7 +150,7 @@ static double _js_factor(job_record_t *job_ptr, const bucket_conf_t *conf)
 	return js;
 }
 
-static double _part_factor(part_record_t *part_ptr, const bucket_conf_t *conf)
+static double _part_factor(part_record_t *part_ptr, const prio_settings_t *conf)
 {
 	if (!part_ptr || !part_ptr->priority_job_factor || !conf->weight_part)
 		return 0.0;
@@ -161,7 +161,7 @@ static double _part_factor(part_record_t *part_ptr, const bucket_conf_t *conf)
 
 /* Unweighted factors into job_ptr->prio_factors; job lock held. */
 static void _set_factors(job_record_t *job_ptr, time_t now,
-			 const bucket_conf_t *conf)
+			 const prio_settings_t *conf)
 {
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
 	priority_factors_object_t *f;
@@ -236,7 +236,7 @@ extern uint32_t bucket_job_priority(job_record_t *job_ptr, time_t now)
 	int n = slurmctld_tres_cnt;
 	double tres_w[MAX(n, 1)], prio, tres_sum = 0.0;
 	priority_factors_object_t *f;
-	bucket_conf_t conf;
+	prio_settings_t conf;
 
 	if (job_ptr->direct_set_prio && (job_ptr->priority > 0)) {
 		_clear_factors(job_ptr);
@@ -248,7 +248,7 @@ extern uint32_t bucket_job_priority(job_record_t *job_ptr, time_t now)
 		_clear_factors(job_ptr);
 		return 0;
 	}
-	bucket_conf_snapshot(&conf, tres_w, n);
+	prio_settings_snapshot(&conf, tres_w, n);
 	_set_factors(job_ptr, now, &conf);
 	f = job_ptr->prio_factors;
 
@@ -318,7 +318,7 @@ extern uint32_t bucket_job_priority(job_record_t *job_ptr, time_t now)
 
 extern void bucket_job_recalc_all(time_t now)
 {
-	uint16_t flags = bucket_conf.flags;
+	uint16_t flags = prio_settings.flags;
 	job_record_t *job_ptr;
 	ListIterator itr;
 
@@ -352,7 +352,7 @@ extern void bucket_job_recalc_all(time_t now)
  * without factors yet (no pass since a restart) zeros.
  */
 static void _add_obj(List ret, job_record_t *job_ptr, part_record_t *part_ptr,
-		     bool multi, const bucket_conf_t *conf)
+		     bool multi, const prio_settings_t *conf)
 {
 	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
 
@@ -429,11 +429,11 @@ extern List bucket_job_factors_list(priority_factors_request_msg_t *req_msg,
 	double tres_w[MAX(n, 1)];
 	List ret = NULL, parts = NULL;
 	job_record_t *job_ptr;
-	bucket_conf_t conf;
+	prio_settings_t conf;
 	ListIterator itr;
 	time_t now = time(NULL);
 
-	bucket_conf_snapshot(&conf, tres_w, n);
+	prio_settings_snapshot(&conf, tres_w, n);
 	lock_slurmctld(job_read_lock);
 	if (req_msg->partitions) {
 		char *str = xstrdup(req_msg->partitions), *tok, *save = NULL;

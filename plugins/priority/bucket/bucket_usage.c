@@ -42,7 +42,7 @@
 #include "src/slurmctld/slurmctld.h"
 #include "src/slurmctld/state_save.h"
 
-#include "bucket.h"
+#include "priority_bucket.h"
 #include "usage_decay.h"
 
 /* priority/multifactor's name: both plugins keep one record of decay */
@@ -407,7 +407,7 @@ static bool _accrues(job_record_t *job_ptr)
 	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
 		return false;
 	if (IS_JOB_PENDING(job_ptr) &&
-	    !(bucket_conf.flags & PRIORITY_FLAGS_CALCULATE_RUNNING))
+	    !(prio_settings.flags & PRIORITY_FLAGS_CALCULATE_RUNNING))
 		return false;
 	if (IS_JOB_POWER_UP_NODE(job_ptr))
 		return false;
@@ -478,9 +478,9 @@ static void _init_run_secs(time_t last_ran)
 static void _fairshare_pass(void)
 {
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
-	bucket_conf_t conf;
+	prio_settings_t conf;
 
-	bucket_conf_snapshot(&conf, NULL, 0);
+	prio_settings_snapshot(&conf, NULL, 0);
 	if (!conf.calc_fairshare)
 		return;
 	assoc_mgr_lock(&locks);
@@ -493,9 +493,9 @@ static int _calc_period(void)
 {
 	int period;
 
-	slurm_mutex_lock(&bucket_conf_lock);
-	period = bucket_conf.params.calc_period;
-	slurm_mutex_unlock(&bucket_conf_lock);
+	slurm_mutex_lock(&prio_settings_lock);
+	period = prio_settings.params.calc_period;
+	slurm_mutex_unlock(&prio_settings_lock);
 	if (period <= 0)
 		period = slurm_conf.priority_calc_period;
 	return MAX(period, 1);

@@ -6,8 +6,10 @@
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * This file holds the framework's entry points and the configuration;
- * the work is in bucket_assoc.c, bucket_usage.c and bucket_job.c.
+ * This file holds the framework's entry points; the settings are in
+ * prio_settings.c, the work in bucket_assoc.c, bucket_usage.c and
+ * bucket_job.c, slurmctld's globals for the clients in
+ * slurmctld_globals.c.
  *
  * slurmctld, sshare and sprio all dlopen() the priority plugin; only
  * slurmctld runs the decay thread. The clients use
@@ -31,187 +33,28 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
-#include "bucket.h"
 #include "fairshare_classic.h"
+#include "priority_bucket.h"
 
 const char plugin_name[] = "Priority BUCKET plugin (bit-bucketed fair share)";
 const char plugin_type[] = "priority/bucket";
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
-/*
- * slurmctld's globals, defined here so sshare and sprio (which have none
- * of them) can dlopen() the plugin. They are exported (see
- * priority_bucket.map) so that inside slurmctld its own definitions
- * interpose on these.
- */
-List job_list = NULL;
-time_t last_job_update = (time_t) 0;
-int slurmctld_tres_cnt = 0;
-uint16_t accounting_enforce = 0;
-uint32_t cluster_cpus = NO_VAL;
-void *acct_db_conn = NULL;
-
-pthread_mutex_t bucket_conf_lock = PTHREAD_MUTEX_INITIALIZER;
-bucket_conf_t bucket_conf;
-
 static bool in_ctld = false;
 static bool site_factor_loaded = false;
 
-extern void bucket_conf_snapshot(bucket_conf_t *out, double *tres,
-				 int tres_cnt)
-{
-	slurm_mutex_lock(&bucket_conf_lock);
-	*out = bucket_conf;
-	out->weight_tres = NULL;
-	if (tres && (tres_cnt > 0)) {
-		memset(tres, 0, sizeof(double) * tres_cnt);
-		if (bucket_conf.weight_tres)
-			memcpy(tres, bucket_conf.weight_tres, sizeof(double) *
-			       MIN(tres_cnt, bucket_conf.tres_cnt));
-		out->weight_tres = tres;
-		out->tres_cnt = tres_cnt;
-	} else {
-		out->tres_cnt = 0;
-		out->have_weight_tres = false;
-	}
-	slurm_mutex_unlock(&bucket_conf_lock);
-}
-
-/*
- * A bad configuration, in one line @why: at start-up (@starting)
- * slurmctld refuses to start; on reconfigure it is logged and the
- * previous parameters are kept.
- */
-static void _bad_config(const char *why, bool starting)
-{
-	char canon[64];
-
-	if (starting)
-		fatal(BUCKET_PFX "%s", why);
-	error(BUCKET_PFX "%s; keeping %s", why,
-	      sb_priority_params_fmt(&bucket_conf.params, canon,
-				     sizeof(canon)) ?
-	      canon : "the previous parameters");
-}
-
-/* Read PriorityParameters (one line naming key and value if bad). */
-static int _read_params(sb_priority_params_t *out, bool starting)
-{
-	char err[SB_PRIO_ERR_MAX];
-
-	if (sb_priority_params_parse(slurm_conf.priority_params, out, err,
-				     sizeof(err)) < 0) {
-		_bad_config(err, starting);
-		return SLURM_ERROR;
-	}
-	return SLURM_SUCCESS;
-}
-
-/*
- * sshare decides from PriorityFlags alone how to print FairShare: with the
- * Fair Tree flag, each association's fs_factor (what our jobs use); without
- * it (NO_FAIR_TREE, or DEPTH_OBLIVIOUS, which clears it), a classic factor
- * it computes itself from EffectvUsage and NormShares, depth-oblivious or
- * not. So the flag and the algorithm must agree, or sshare shows numbers
- * no job uses. The reason they do not, or NULL.
- */
-static const char *_flags_problem(const sb_priority_params_t *params,
-				  uint16_t flags)
-{
-	bool classic = (params->algorithm == SB_FS_CLASSIC);
-
-	if (flags & PRIORITY_FLAGS_DEPTH_OBLIVIOUS)
-		return "PriorityFlags=DEPTH_OBLIVIOUS is not supported (sshare would print a depth-oblivious FairShare that no job uses); remove it";
-	if (!(flags & PRIORITY_FLAGS_FAIR_TREE) && !classic)
-		return "PriorityFlags=NO_FAIR_TREE needs PriorityParameters algorithm=classic (with the flag sshare prints a classic FairShare of its own, not the factor the jobs use)";
-	if ((flags & PRIORITY_FLAGS_FAIR_TREE) && classic)
-		return "PriorityParameters algorithm=classic needs PriorityFlags=NO_FAIR_TREE (without it sshare prints users' FairShare only, unlike priority/multifactor's classic fair share)";
-	return NULL;
-}
-
-/* slurm_conf -> bucket_conf (slurmctld only). */
-static void _setup(bool starting)
-{
-	sb_priority_params_t params;
-	double *weight_tres;
-	const char *why;
-	char canon[64];
-	bool params_ok;
-
-	params_ok = (_read_params(&params, starting) == SLURM_SUCCESS);
-	if (params_ok &&
-	    (why = _flags_problem(&params, slurm_conf.priority_flags))) {
-		_bad_config(why, starting);
-		params_ok = false;
-	}
-	weight_tres = slurm_get_tres_weight_array(
-		slurm_conf.priority_weight_tres, slurmctld_tres_cnt, true);
-
-	slurm_mutex_lock(&bucket_conf_lock);
-	if (params_ok)
-		bucket_conf.params = params;
-	bucket_conf.damp = slurm_conf.fs_dampening_factor ?
-		slurm_conf.fs_dampening_factor : 1;
-	bucket_conf.max_age = slurm_conf.priority_max_age;
-	bucket_conf.weight_age = slurm_conf.priority_weight_age;
-	bucket_conf.weight_assoc = slurm_conf.priority_weight_assoc;
-	bucket_conf.weight_fs = slurm_conf.priority_weight_fs;
-	bucket_conf.weight_js = slurm_conf.priority_weight_js;
-	bucket_conf.weight_part = slurm_conf.priority_weight_part;
-	bucket_conf.weight_qos = slurm_conf.priority_weight_qos;
-	bucket_conf.flags = slurm_conf.priority_flags;
-	xfree(bucket_conf.weight_tres);
-	bucket_conf.weight_tres = weight_tres;
-	bucket_conf.have_weight_tres = (weight_tres != NULL);
-	bucket_conf.tres_cnt = weight_tres ? slurmctld_tres_cnt : 0;
-	if (!bucket_conf.calc_fairshare) {
-		/* as priority/multifactor: both need the database */
-		bucket_conf.weight_age = 0;
-		bucket_conf.weight_fs = 0;
-	}
-	slurm_mutex_unlock(&bucket_conf_lock);
-
-	info("%s, fair share %s", sb_priority_params_fmt(
-		     &bucket_conf.params, canon, sizeof(canon)) ? canon : "?",
-	     bucket_conf.calc_fairshare ? "on" : "off (no slurmdbd)");
-	log_flag(PRIO, "weights age=%u assoc=%u fairshare=%u jobsize=%u partition=%u qos=%u tres=%s max_age=%u damp=%u flags=0x%x",
-		 bucket_conf.weight_age, bucket_conf.weight_assoc,
-		 bucket_conf.weight_fs, bucket_conf.weight_js,
-		 bucket_conf.weight_part, bucket_conf.weight_qos,
-		 slurm_conf.priority_weight_tres ?
-		 slurm_conf.priority_weight_tres : "none",
-		 bucket_conf.max_age, bucket_conf.damp, bucket_conf.flags);
-}
-
 extern int init(void)
 {
-	sb_priority_params_default(&bucket_conf.params);
-	bucket_conf.damp = 1;
-
 	/*
 	 * sshare and sprio load us too: they only need the dampening factor
 	 * for priority_p_calc_fs_factor(). No thread, no state, no fatal().
 	 */
 	if (!running_in_slurmctld()) {
-		if (slurm_conf.fs_dampening_factor)
-			bucket_conf.damp = slurm_conf.fs_dampening_factor;
-		(void) sb_priority_params_parse(slurm_conf.priority_params,
-						&bucket_conf.params, NULL, 0);
+		prio_settings_init(false);
 		return SLURM_SUCCESS;
 	}
 	in_ctld = true;
-
-	bucket_conf.calc_fairshare = slurm_with_slurmdbd();
-	if (!bucket_conf.calc_fairshare) {
-		if (slurm_conf.priority_weight_age)
-			error(BUCKET_PFX "PriorityWeightAge needs accounting with slurmdbd, ignoring it");
-		if (slurm_conf.priority_weight_fs)
-			error(BUCKET_PFX "PriorityWeightFairshare needs accounting with slurmdbd, ignoring it");
-	} else if (!assoc_mgr_root_assoc) {
-		error(BUCKET_PFX "no association data (no root association): fair share is off until slurmctld restarts with the database reachable");
-		bucket_conf.calc_fairshare = false;
-	}
-	_setup(true);
+	prio_settings_init(true);
 
 	if (site_factor_plugin_init() == SLURM_SUCCESS)
 		site_factor_loaded = true;
@@ -234,10 +77,7 @@ extern int fini(void)
 		bucket_assoc_fini();
 		in_ctld = false;
 	}
-	slurm_mutex_lock(&bucket_conf_lock);
-	xfree(bucket_conf.weight_tres);
-	bucket_conf.tres_cnt = 0;
-	slurm_mutex_unlock(&bucket_conf_lock);
+	prio_settings_fini();
 	return SLURM_SUCCESS;
 }
 
@@ -260,7 +100,7 @@ extern void priority_p_reconfig(bool assoc_clear)
 {
 	if (!in_ctld)
 		return;
-	_setup(false);
+	prio_settings_load(false);
 	bucket_usage_reconfig(assoc_clear);
 	if (site_factor_loaded)
 		site_factor_g_reconfig();
@@ -282,7 +122,7 @@ extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 extern double priority_p_calc_fs_factor(long double usage_efctv,
 					long double shares_norm)
 {
-	uint32_t damp = bucket_conf.damp ? bucket_conf.damp : 1;
+	uint32_t damp = prio_settings.damp ? prio_settings.damp : 1;
 
 	if (fuzzy_equal(usage_efctv, NO_VAL) || isnan(usage_efctv))
 		return 0.0;

@@ -8,7 +8,7 @@
  *
  * This file holds the framework's entry points. All but job_test go
  * straight to the base, which owns the allocations and their state;
- * job_test is bucket_job_test.c's. Ours on top: bucket.conf, the model's
+ * job_test is bucket_job_place.c's. Ours on top: bucket.conf, the model's
  * rebuilds (start, reconfigure, a node's new configuration), and our
  * lines in 'scontrol show config'.
  *

@@ -14,15 +14,18 @@
  * nodes to the base's job_test, which allocates them; every other job
  * goes to the base unchanged.
  *
- *   select_bucket.c   framework entry points: forward to the base,
- *                     bucket.conf, scontrol show config
- *   bucket_base.c     loading the base plugin; node and job data on the
- *                     wire (the base's, behind a header naming the base)
- *   bucket_convert.c  Slurm types -> common/ types (the only place)
- *   bucket_state.c    the bucket model, derived from slurmctld's own node
- *                     bitmaps and reservations at each decision; the plan
- *                     of running jobs' ends for WILL_RUN
- *   bucket_job_test.c which jobs we place; RUN_NOW, TEST_ONLY, WILL_RUN
+ *   select_bucket.c    framework entry points: forward to the base,
+ *                      bucket.conf, scontrol show config
+ *   bucket_base.c      loading the base plugin; node and job data on the
+ *                      wire (the base's, behind a header naming the base)
+ *   bucket_convert.c   Slurm types -> common/ types (the only place)
+ *   bucket_state.c     the bucket model, derived from slurmctld's own node
+ *                      bitmaps and reservations at each decision; the
+ *                      plan of running jobs' ends for WILL_RUN
+ *   bucket_job_place.c which jobs we place (select_p_job_test()):
+ *                      RUN_NOW, TEST_ONLY, WILL_RUN
+ *   bucket_node_sets.c the base's RUN_NOW node set by node set, as
+ *                      slurmctld calls a base that does not weigh nodes
  *
  * No private ledger: which nodes are free, busy or down is read from
  * slurmctld (avail_node_bitmap, idle_node_bitmap, power_node_bitmap) at
@@ -231,7 +234,7 @@ extern void state_sync_loads(void);
 extern sb_will_run_t *state_plan(time_t now, const void *skip_resv,
 				 sb_will_run_t **own);
 
-/* ---- bucket_job_test.c -------------------------------------------------- */
+/* ---- bucket_job_place.c ------------------------------------------------ */
 
 extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		    uint32_t min_nodes, uint32_t max_nodes,

@@ -1,0 +1,685 @@
+/*
+ * will_run.c - earliest start and nodes of a whole-node request over a
+ * plan of busy times, down nodes and reservations (see will_run.h).
+ *
+ * Copyright (C) 2026 The slurm-buckets authors.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bucket_fill.h"
+#include "busy_set.h"
+#include "will_run.h"
+
+struct wr_node {
+	int64_t until;
+	bool down;
+	sb_window_t *win;	/* reservations and committed jobs */
+	size_t nwin, capwin;
+	sb_busy_set_t busy;	/* until, down and windows, merged */
+};
+
+struct sb_will_run {
+	const sb_bucket_set_t *set;
+	int64_t base, end;
+	size_t n;
+	struct wr_node *nodes;
+	/* Per bucket: nodes with a segment after base (busy-later ones). */
+	size_t *nlater;
+};
+
+/* One end of a start interval of a node of bucket b. */
+struct ev {
+	int64_t at;
+	uint32_t b;
+	int32_t delta;
+};
+
+typedef struct {
+	const sb_will_run_t *w;
+	const sb_request_t *r;
+	const sb_policy_t *p;
+	int64_t now, d;
+	sb_bitmap_t *ok;		/* allowed minus excluded */
+	sb_bucket_fill_t f;		/* buckets in order, amounts */
+} _q_t;
+
+/* A segment after base: the node may be busy-later for some job. */
+static bool _has_later(const struct wr_node *nd, int64_t base)
+{
+	return nd->busy.n && nd->busy.w[nd->busy.n - 1].start > base;
+}
+
+/* Give node @i the busy set @busy (taken over), keeping nlater. */
+static void _set_busy(sb_will_run_t *w, size_t i, sb_busy_set_t busy)
+{
+	struct wr_node *nd = &w->nodes[i];
+	size_t b = sb_bucket_of(w->set, i);
+
+	if (_has_later(nd, w->base))
+		w->nlater[b]--;
+	sb_busy_set_fini(&nd->busy);
+	nd->busy = busy;
+	if (_has_later(nd, w->base))
+		w->nlater[b]++;
+}
+
+/* Rebuild node @i's segments for a proposed state; 0 or -1 (ENOMEM). */
+static int _update(sb_will_run_t *w, size_t i, int64_t until, bool down,
+		   size_t nwin)
+{
+	struct wr_node *nd = &w->nodes[i];
+	sb_busy_set_t busy;
+
+	if (sb_busy_set_build(w->base, w->end, until, down, nd->win, nwin,
+			      &busy))
+		return -1;
+	_set_busy(w, i, busy);
+	nd->until = until;
+	nd->down = down;
+	nd->nwin = nwin;
+	return 0;
+}
+
+/* Room for one more window on @nd; 0 or -1 (ENOMEM). */
+static int _grow(struct wr_node *nd)
+{
+	sb_window_t *nw;
+	size_t cap;
+
+	if (nd->nwin < nd->capwin)
+		return 0;
+	cap = nd->capwin ? nd->capwin * 2 : 4;
+	if (!(nw = realloc(nd->win, cap * sizeof(*nw)))) {
+		errno = ENOMEM;
+		return -1;
+	}
+	nd->win = nw;
+	nd->capwin = cap;
+	return 0;
+}
+
+void sb_will_run_destroy(sb_will_run_t *w)
+{
+	size_t i;
+
+	if (!w)
+		return;
+	for (i = 0; w->nodes && i < w->n; i++) {
+		free(w->nodes[i].win);
+		sb_busy_set_fini(&w->nodes[i].busy);
+	}
+	free(w->nodes);
+	free(w->nlater);
+	free(w);
+}
+
+sb_will_run_t *sb_will_run_create(const sb_bucket_set_t *set, int64_t base,
+				  int64_t horizon, const int64_t *busy_until)
+{
+	const sb_node_t *nodes;
+	sb_will_run_t *w;
+	size_t i, j;
+
+	if (!set || base < 0 || horizon < 1) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!(w = calloc(1, sizeof(*w))))
+		goto oom;
+	w->set = set;
+	w->base = base;
+	w->end = sb_time_add(base, horizon);
+	w->n = sb_bucket_set_nodes(set);
+	nodes = sb_bucket_set_node_array(set);
+	if (!(w->nodes = calloc(w->n + 1, sizeof(*w->nodes))) ||
+	    !(w->nlater = calloc(sb_bucket_set_size(set) + 1,
+				 sizeof(*w->nlater))))
+		goto oom;
+	for (i = 0; i < w->n; i++) {
+		const sb_node_t *n = &nodes[i];
+		struct wr_node *nd = &w->nodes[i];
+		bool running = n->state == SB_NODE_ALLOCATED || n->run_jobs;
+		int64_t until = base;
+
+		if (busy_until)
+			until = busy_until[i];
+		else if (running)
+			until = SB_TIME_INFINITE;
+		/* A job past its end is about to end, not over. */
+		if (running && until <= base)
+			until = sb_time_add(base, 1);
+		for (j = 0; j < n->nbusy; j++) {
+			if (n->busy[j].end <= base)
+				continue;
+			if (_grow(nd))
+				goto oom;
+			nd->win[nd->nwin++] = n->busy[j];
+		}
+		if (_update(w, i, until, n->state == SB_NODE_DOWN ||
+			    n->state == SB_NODE_DRAINED, nd->nwin))
+			goto oom;
+	}
+	return w;
+oom:
+	sb_will_run_destroy(w);
+	errno = ENOMEM;
+	return NULL;
+}
+
+int sb_will_run_set_busy(sb_will_run_t *w, size_t node, int64_t until)
+{
+	if (!w || node >= w->n) {
+		errno = EINVAL;
+		return -1;
+	}
+	return _update(w, node, until, w->nodes[node].down,
+		       w->nodes[node].nwin);
+}
+
+int sb_will_run_set_down(sb_will_run_t *w, size_t node, bool down)
+{
+	if (!w || node >= w->n) {
+		errno = EINVAL;
+		return -1;
+	}
+	return _update(w, node, w->nodes[node].until, down,
+		       w->nodes[node].nwin);
+}
+
+int sb_will_run_reserve(sb_will_run_t *w, size_t node, int64_t start,
+			int64_t end)
+{
+	struct wr_node *nd;
+
+	if (!w || node >= w->n || start >= end || start < w->base) {
+		errno = EINVAL;
+		return -1;
+	}
+	nd = &w->nodes[node];
+	if (_grow(nd))
+		return -1;
+	nd->win[nd->nwin] = (sb_window_t) { start, end };
+	return _update(w, node, nd->until, nd->down, nd->nwin + 1);
+}
+
+int sb_will_run_clear_windows(sb_will_run_t *w, size_t node)
+{
+	if (!w || node >= w->n) {
+		errno = EINVAL;
+		return -1;
+	}
+	return _update(w, node, w->nodes[node].until, w->nodes[node].down, 0);
+}
+
+int sb_will_run_commit(sb_will_run_t *w, const sb_will_run_result_t *res)
+{
+	sb_busy_set_t *busy = NULL;
+	size_t c, k = 0, nk = 0, i, *idx = NULL;
+	int64_t j;
+	int rc = -1;
+
+	if (!w || !res || !res->pl.nodes || res->start >= res->end ||
+	    res->start < w->base) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (c = 0; c < res->pl.nchunks; c++) {
+		if (sb_bitmap_size(res->pl.nodes[c]) > w->n &&
+		    sb_bitmap_next_set(res->pl.nodes[c], w->n) >= 0) {
+			errno = EINVAL;
+			return -1;
+		}
+		nk += (size_t) sb_bitmap_count(res->pl.nodes[c]);
+	}
+	/* Build every new busy set first: nothing changes on ENOMEM. */
+	if (!(idx = malloc((nk + 1) * sizeof(*idx))) ||
+	    !(busy = calloc(nk + 1, sizeof(*busy))))
+		goto oom;
+	for (c = 0; c < res->pl.nchunks; c++)
+		for (j = sb_bitmap_first_set(res->pl.nodes[c]); j >= 0;
+		     j = sb_bitmap_next_set(res->pl.nodes[c], (size_t) j + 1)) {
+			struct wr_node *nd = &w->nodes[j];
+
+			if (_grow(nd))
+				goto oom;
+			nd->win[nd->nwin] = (sb_window_t) { res->start,
+							    res->end };
+			if (sb_busy_set_build(w->base, w->end, nd->until,
+					      nd->down, nd->win, nd->nwin + 1,
+					      &busy[k]))
+				goto oom;
+			idx[k++] = (size_t) j;
+		}
+	for (i = 0; i < k; i++) {
+		_set_busy(w, idx[i], busy[i]);
+		busy[i] = (sb_busy_set_t) { NULL, 0 };
+		w->nodes[idx[i]].nwin++;
+	}
+	rc = 0;
+	goto out;
+oom:
+	errno = ENOMEM;
+out:
+	for (i = 0; busy && i < k; i++)
+		sb_busy_set_fini(&busy[i]);
+	free(busy);
+	free(idx);
+	return rc;
+}
+
+void sb_will_run_result_fini(sb_will_run_result_t *res)
+{
+	if (!res)
+		return;
+	sb_placement_fini(&res->pl);
+	memset(res, 0, sizeof(*res));
+}
+
+/* Busy-later: a busy segment starts after a job ending at @e. */
+static bool _later(const struct wr_node *nd, int64_t e)
+{
+	return nd->busy.n && nd->busy.w[nd->busy.n - 1].start >= e;
+}
+
+/* Window end for a start @s, or -1 if the window leaves the horizon. */
+static int64_t _wend(const _q_t *q, int64_t s)
+{
+	int64_t e = sb_time_add(s, q->d);
+
+	return e <= q->w->end ? e : -1;
+}
+
+/*
+ * Capacities of the matching buckets for a start at @s, in policy order.
+ * With one chunk, counting stops once the total is reached: greedy then
+ * takes the same amounts from the same buckets as with full counts.
+ */
+static void _caps_at(_q_t *q, int64_t s, uint64_t *cap)
+{
+	const sb_bucket_set_t *set = q->w->set;
+	int64_t e = _wend(q, s), i;
+	size_t j, b;
+	uint64_t sum = 0;
+
+	memset(cap, 0, q->f.nb * sizeof(*cap));
+	if (e < 0)
+		return;
+	for (j = 0; j < q->f.nord; j++) {
+		const sb_bitmap_t *all;
+
+		b = q->f.order[j];
+		all = sb_bucket_all(set, b);
+		for (i = sb_bitmap_first_set(all); i >= 0;
+		     i = sb_bitmap_next_set(all, (size_t) i + 1)) {
+			if (q->f.nc == 1 && sum >= q->f.total)
+				return;
+			if (sb_bitmap_test(q->ok, (size_t) i) &&
+			    sb_busy_set_free(&q->w->nodes[i].busy, s, e)) {
+				cap[b]++;
+				sum++;
+			}
+		}
+	}
+}
+
+static int _ev_cmp(const void *a, const void *b)
+{
+	const struct ev *x = a, *y = b;
+
+	if (x->at != y->at)
+		return (x->at > y->at) - (x->at < y->at);
+	if (x->b != y->b)
+		return (x->b > y->b) - (x->b < y->b);
+	return (x->delta > y->delta) - (x->delta < y->delta);
+}
+
+/* Append the start intervals of node @nd (bucket @b) from q->now on. */
+static int _node_events(const _q_t *q, const struct wr_node *nd, size_t b,
+			struct ev **ev, size_t *nev, size_t *cap)
+{
+	int64_t prev = q->now, g0, g1, last;
+	size_t j = 0;
+
+	for (;;) {
+		/* The next free gap [g0, g1) at or after prev. */
+		while (j < nd->busy.n && nd->busy.w[j].end <= prev)
+			j++;
+		if (j < nd->busy.n && nd->busy.w[j].start <= prev) {
+			prev = nd->busy.w[j].end;
+			continue;
+		}
+		g0 = prev;
+		g1 = j < nd->busy.n ? nd->busy.w[j].start : q->w->end;
+		if (g0 >= q->w->end)
+			return 0;
+		if (sb_time_add(g0, q->d) <= g1) {
+			if (*nev + 2 > *cap) {
+				size_t nc = *cap ? *cap * 2 : 256;
+				struct ev *nv = realloc(*ev, nc * sizeof(*nv));
+
+				if (!nv)
+					return -1;
+				*ev = nv;
+				*cap = nc;
+			}
+			(*ev)[(*nev)++] = (struct ev) { g0, (uint32_t) b, 1 };
+			/* Starts up to g1 - d; none closes a gap to INF. */
+			last = g1 == INT64_MAX ? INT64_MAX : g1 - q->d;
+			if (last != INT64_MAX)
+				(*ev)[(*nev)++] = (struct ev) { last + 1,
+					(uint32_t) b, -1 };
+		}
+		if (j >= nd->busy.n)
+			return 0;
+		prev = nd->busy.w[j].end;
+	}
+}
+
+/* 1 if every event opens an interval (and there is one), else 0. */
+static size_t _all_open(const struct ev *ev, size_t nev)
+{
+	size_t i;
+
+	for (i = 0; i < nev; i++)
+		if (ev[i].delta < 0)
+			return 0;
+	return nev > 0;
+}
+
+/* The k-th smallest time of @ev (0-based), reordering it. O(n) expected. */
+static int64_t _select(struct ev *ev, size_t n, size_t k)
+{
+	ptrdiff_t lo = 0, hi = (ptrdiff_t) n - 1, kk = (ptrdiff_t) k, i, j;
+	struct ev t;
+	int64_t pivot;
+
+	while (lo < hi) {
+		pivot = ev[lo + (hi - lo) / 2].at;
+		i = lo;
+		j = hi;
+		while (i <= j) {
+			while (ev[i].at < pivot)
+				i++;
+			while (ev[j].at > pivot)
+				j--;
+			if (i <= j) {
+				t = ev[i];
+				ev[i++] = ev[j];
+				ev[j--] = t;
+			}
+		}
+		/* [lo, j] <= pivot <= [i, hi]; in between all equal it. */
+		if (kk <= j)
+			hi = j;
+		else if (kk >= i)
+			lo = i;
+		else
+			break;
+	}
+	return ev[k].at;
+}
+
+/*
+ * The earliest start of the current alternative: 1 with *start, 0 when
+ * there is none, -1 on ENOMEM.
+ */
+static int _earliest(_q_t *q, int64_t *start)
+{
+	const sb_bucket_set_t *set = q->w->set;
+	struct ev *ev = NULL;
+	size_t nev = 0, cap = 0, j, k;
+	uint64_t sum = 0, *c = q->f.cap;
+	int64_t i;
+	int rc = -1, f, opened;
+
+	if (!q->f.nord)
+		return 0;
+	/* Right now: the common answer, no sorting. */
+	_caps_at(q, q->now, c);
+	if ((f = sb_bucket_fill_amounts(&q->f, c)) != 0) {
+		*start = q->now;
+		return f;
+	}
+	for (j = 0; j < q->f.nord; j++) {
+		const sb_bitmap_t *all = sb_bucket_all(set, q->f.order[j]);
+
+		for (i = sb_bitmap_first_set(all); i >= 0;
+		     i = sb_bitmap_next_set(all, (size_t) i + 1))
+			if (sb_bitmap_test(q->ok, (size_t) i) &&
+			    _node_events(q, &q->w->nodes[i], q->f.order[j], &ev,
+					 &nev, &cap))
+				goto out;
+	}
+	if (q->f.nc == 1 && (k = _all_open(ev, nev))) {
+		/*
+		 * One chunk and no interval ever closes (running jobs and
+		 * down nodes only, the common case): capacity only grows, so
+		 * the answer is the total-th opening. Selection, no sort.
+		 */
+		if (q->f.total <= nev) {
+			*start = _select(ev, nev, (size_t) q->f.total - 1);
+			rc = 1;
+		} else {
+			rc = 0;
+		}
+		goto out;
+	}
+	if (nev)
+		qsort(ev, nev, sizeof(*ev), _ev_cmp);
+	memset(c, 0, q->f.nb * sizeof(*c));
+	/* Capacity only grows where an interval opens: test there. */
+	for (k = 0; k < nev;) {
+		int64_t at = ev[k].at;
+
+		opened = 0;
+		for (; k < nev && ev[k].at == at; k++) {
+			c[ev[k].b] += (uint64_t) (int64_t) ev[k].delta;
+			sum += (uint64_t) (int64_t) ev[k].delta;
+			opened |= ev[k].delta > 0;
+		}
+		if (!opened || sum < q->f.total)
+			continue;
+		if ((f = sb_bucket_fill_amounts(&q->f, c)) < 0)
+			goto out;
+		if (f) {
+			*start = at;
+			rc = 1;
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(ev);
+	return rc;
+}
+
+/* The buckets in policy order for alternative @v. */
+static void _setup(_q_t *q, size_t v)
+{
+	sb_bucket_fill_order(&q->f, q->w->set, q->r,
+			     q->r->nmatch ? q->r->match[v] : NULL, q->p,
+			     sb_time_add(q->now, q->d), q->ok);
+}
+
+/*
+ * The nodes at start @s: per bucket in policy order, busy-later nodes
+ * first, then the others, lowest index first. 0, or -1 with errno.
+ */
+static int _pick(_q_t *q, int64_t s, sb_bitmap_t **res)
+{
+	const sb_bucket_set_t *set = q->w->set;
+	int64_t e = _wend(q, s), i;
+	size_t j, c, b, *list = NULL, nl, pass, at;
+	int rc = -1, f;
+
+	_caps_at(q, s, q->f.cap);
+	if ((f = sb_bucket_fill_amounts(&q->f, q->f.cap)) <= 0) {
+		/* The sweep said yes: a disagreement is a bug. */
+		errno = f < 0 ? ENOMEM : EFAULT;
+		return -1;
+	}
+	if (!(list = malloc((q->w->n + 1) * sizeof(*list)))) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (j = 0; j < q->f.nord; j++) {
+		const sb_bitmap_t *all;
+		uint64_t need = 0;
+
+		b = q->f.order[j];
+		for (c = 0; c < q->f.nc; c++)
+			need += q->f.amount[b * q->f.nc + c];
+		all = sb_bucket_all(set, b);
+		nl = 0;
+		/* Only as many as the bucket gives; busy-later ones first. */
+		for (pass = q->w->nlater[b] ? 0 : 1; pass < 2; pass++)
+			for (i = sb_bitmap_first_set(all); i >= 0 && nl < need;
+			     i = sb_bitmap_next_set(all, (size_t) i + 1)) {
+				const struct wr_node *nd = &q->w->nodes[i];
+
+				if (sb_bitmap_test(q->ok, (size_t) i) &&
+				    sb_busy_set_free(&nd->busy, s, e) &&
+				    _later(nd, e) == !pass)
+					list[nl++] = (size_t) i;
+			}
+		if (nl < need) {
+			/* The counts said yes: a disagreement is a bug. */
+			errno = EFAULT;
+			goto out;
+		}
+		for (c = 0, at = 0; c < q->f.nc; c++) {
+			uint64_t k = q->f.amount[b * q->f.nc + c];
+
+			for (; k; k--)
+				sb_bitmap_set(res[c], list[at++]);
+		}
+	}
+	rc = 0;
+out:
+	free(list);
+	return rc;
+}
+
+int sb_will_run_query(const sb_will_run_t *w, const sb_request_t *r,
+		      const sb_policy_t *p, const sb_bitmap_t *allowed,
+		      int64_t now, sb_will_run_result_t *out)
+{
+	_q_t q;
+	size_t c, v, nvar, best_v = 0;
+	int64_t s, best = -1;
+	int f, err = ENOMEM;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
+	if (!w || !r || !p || !out || sb_request_check(r, w->n) ||
+	    (r->required && !sb_bitmap_empty(r->required)) ||
+	    r->contiguous || now < w->base || now >= w->end ||
+	    (allowed && sb_bitmap_size(allowed) != w->n) ||
+	    r->time_limit < 1) {
+		errno = EINVAL;
+		return -1;
+	}
+	memset(&q, 0, sizeof(q));
+	q.w = w;
+	q.r = r;
+	q.p = p;
+	q.now = now;
+	q.d = r->time_limit;
+	if (sb_bucket_fill_init(&q.f, w->set, r) ||
+	    !(q.ok = sb_bitmap_alloc(w->n)))
+		goto fail;
+	if (allowed)
+		sb_bitmap_copy(q.ok, allowed);
+	else
+		sb_bitmap_set_all(q.ok);
+	if (r->excluded)
+		sb_bitmap_andnot(q.ok, r->excluded);
+
+	nvar = r->nmatch ? r->nmatch : 1;
+	for (v = 0; v < nvar; v++) {
+		_setup(&q, v);
+		if ((f = _earliest(&q, &s)) < 0)
+			goto fail;
+		if (f && (best < 0 || s < best)) {
+			best = s;
+			best_v = v;
+		}
+	}
+	if (best < 0) {
+		err = ENOENT;
+		goto fail;
+	}
+	_setup(&q, best_v);
+	out->start = best;
+	out->end = sb_time_add(best, q.d);
+	out->pl.result = best == now ? SB_PLACE_RUN : SB_PLACE_WAIT;
+	out->pl.bucket_path = true;
+	out->pl.variant = best_v;
+	out->pl.nchunks = q.f.nc;
+	if (!(out->pl.nodes = calloc(q.f.nc, sizeof(*out->pl.nodes))))
+		goto fail;
+	for (c = 0; c < q.f.nc; c++)
+		if (!(out->pl.nodes[c] = sb_bitmap_alloc(w->n)))
+			goto fail;
+	if (_pick(&q, best, out->pl.nodes)) {
+		err = errno;
+		goto fail;
+	}
+	sb_bitmap_free(q.ok);
+	sb_bucket_fill_fini(&q.f);
+	return 0;
+fail:
+	sb_will_run_result_fini(out);
+	sb_bitmap_free(q.ok);
+	sb_bucket_fill_fini(&q.f);
+	errno = err;
+	return -1;
+}
+
+int sb_will_run_check(const sb_will_run_t *w)
+{
+	size_t i, b;
+	sb_busy_set_t want;
+	bool ok;
+
+	if (!w) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (w->base < 0 || w->end <= w->base ||
+	    w->n != sb_bucket_set_nodes(w->set))
+		goto bad;
+	for (i = 0; i < w->n; i++) {
+		const struct wr_node *nd = &w->nodes[i];
+
+		if (nd->nwin > nd->capwin ||
+		    sb_busy_set_check(&nd->busy, w->base, w->end))
+			goto bad;
+		if (sb_busy_set_build(w->base, w->end, nd->until, nd->down,
+				      nd->win, nd->nwin, &want))
+			return -1;
+		ok = sb_busy_set_equal(&want, &nd->busy);
+		sb_busy_set_fini(&want);
+		if (!ok)
+			goto bad;
+	}
+	for (b = 0; b < sb_bucket_set_size(w->set); b++) {
+		size_t cnt = 0;
+		const sb_bitmap_t *all = sb_bucket_all(w->set, b);
+		int64_t k;
+
+		for (k = sb_bitmap_first_set(all); k >= 0;
+		     k = sb_bitmap_next_set(all, (size_t) k + 1))
+			cnt += _has_later(&w->nodes[k], w->base);
+		if (cnt != w->nlater[b])
+			goto bad;
+	}
+	return 0;
+bad:
+	errno = EFAULT;
+	return -1;
+}
