@@ -365,6 +365,11 @@ static int _node_line(const char *path, size_t line, char **tok, size_t nt,
 		     "supported: give every key on each line");
 		goto out;
 	}
+	/* Node lists are fields of sbucket's '|'-separated output. */
+	if (strchr(val, '|')) {
+		sbi_bad(path, line, tok[0], "'|' in a node name");
+		goto out;
+	}
 	if (sb_hostlist_expand(val, &names, &nn, &errpos, &msg)) {
 		if (errno == ENOMEM) {
 			rc = sbi_oom(path, line);
