@@ -45,7 +45,7 @@ _cpu_ticks() {	# utime + stime of slurmctld (all threads, live and gone)
 }
 _thread_ticks() {	# comm: utime + stime of slurmctld's threads so named
 	local t s=0 v
-	for t in /proc/$CTLD/task/*; do
+	for t in "/proc/$CTLD/task/"*; do
 		[ "$(cat "$t/comm" 2>/dev/null)" = "$1" ] || continue
 		v=$(awk '{ sub(/.*\) /, ""); print $12 + $13 }' "$t/stat" 2>/dev/null)
 		s=$((s + ${v:-0}))
@@ -82,7 +82,7 @@ PERF_PID=
 PERF_DATA=$OUT/perf-${SEL//+/-}-$BURST-$NODES.data
 _perf_start() {
 	[ "$PERF" = 1 ] || return 0
-	perf record -q -e cpu-clock -F "${PERF_FREQ:-199}" \
+	perf record -q -e cpu-clock -F "${SB_PERF_FREQ:-199}" \
 		--call-graph dwarf,16384 -p "$CTLD" -o "$PERF_DATA" \
 		>"$SB_DIR/log/perf.out" 2>&1 &
 	PERF_PID=$!
@@ -158,7 +158,7 @@ _burst_ab() {
 # (c): fill the cluster with allocations that run no process, 1 or 3
 # nodes each (RUNNING jobs cover 2 x RUNNING nodes), then time WILL_RUN.
 _burst_c() {
-	local i t0 ms s id start
+	local i t0 id start
 	RANDOM=$SEED
 	for ((i = 0; i < RUNNING; i++)); do
 		salloc -Q --no-shell --exclusive -N $((i % 2 ? 3 : 1)) \
@@ -245,8 +245,8 @@ line=(
 	"$LOAD" "${OTHERS:-none}"
 )
 for i in "${!line[@]}"; do
-	line[$i]=${line[$i]//[[:space:]]/_}
-	line[$i]=${line[$i]:--}
+	line[i]=${line[i]//[[:space:]]/_}
+	line[i]=${line[i]:--}
 done
 (IFS=$'\t'; echo "${line[*]}") >>"$OUT/results.tsv"
 echo "RESULT ${line[*]}"
