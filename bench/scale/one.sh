@@ -28,6 +28,11 @@ sb_nodes "$(_range g $ng)" "CPUs=8 RealMemory=32000 Features=g,bigmem Weight=4"
 sb_select "${SEL%%+*}"
 sb_partition scale "Nodes=ALL Default=YES MaxTime=INFINITE State=UP"
 sb_conf "MaxJobCount=100000"
+# Backfill as the harness runs it (every second), but without its default
+# time limit (bf_max_time = bf_interval): a cycle plans up to
+# bf_max_job_test (500) jobs whatever that takes, so its length is the
+# plugin's cost, not the limit.
+sb_conf "SchedulerParameters=bf_interval=1,bf_max_time=600"
 sb_cluster_start
 cd "$SB_DIR/jobs" || exit 1
 CTLD=$SB_CTLD_PID
