@@ -24,6 +24,12 @@ struct wr_node {
 	size_t nwin, capwin;
 	struct seg *seg;	/* the busy set: sorted, merged */
 	size_t nseg;
+	/*
+	 * seg's storage when a node has no window and so at most one
+	 * segment (most nodes of a plan): a plan of 10,000 nodes is then
+	 * built and freed without 10,000 allocations.
+	 */
+	struct seg one;
 };
 
 struct sb_will_run {
@@ -52,6 +58,9 @@ typedef struct {
 	uint64_t demand[SB_MAX_CHUNKS];
 	uint64_t total;
 	sb_bitmap_t *ok;		/* allowed minus excluded */
+	uint64_t *okw;			/* ok as words (bitmap.h layout) */
+	uint64_t *bw;			/* one bucket's nodes in ok, words */
+	size_t nw;			/* words of okw and bw */
 	uint64_t *mask;			/* per bucket: its chunks */
 	size_t *order;			/* matching buckets, in order */
 	uint64_t *cap, *left, *amount;
@@ -69,19 +78,22 @@ static int _seg_cmp(const void *a, const void *b)
 
 /*
  * The busy set of a node in the given state, clipped to the horizon,
- * sorted and merged (touching segments too). A new array, or NULL when
- * empty or on ENOMEM, told apart by *ok.
+ * sorted and merged (touching segments too). A new array, or @one (when
+ * not NULL and there is no window: its lone segment, no allocation), or
+ * NULL when empty or on ENOMEM, told apart by *ok.
  */
 static struct seg *_build(const sb_will_run_t *w, int64_t until, bool down,
 			  const sb_window_t *win, size_t nwin, size_t *nseg,
-			  bool *ok)
+			  bool *ok, struct seg *one)
 {
 	struct seg *v;
 	size_t n = 0, m = 0, i;
 
 	*nseg = 0;
 	*ok = true;
-	if (!(v = malloc((nwin + 1) * sizeof(*v)))) {
+	if (!nwin && one) {
+		v = one;
+	} else if (!(v = malloc((nwin + 1) * sizeof(*v)))) {
 		*ok = false;
 		return NULL;
 	}
@@ -101,7 +113,8 @@ static struct seg *_build(const sb_will_run_t *w, int64_t until, bool down,
 		}
 	}
 	if (!n) {
-		free(v);
+		if (v != one)
+			free(v);
 		return NULL;
 	}
 	qsort(v, n, sizeof(*v), _seg_cmp);
@@ -123,16 +136,25 @@ static bool _has_later(const struct wr_node *nd, int64_t base)
 	return nd->nseg && nd->seg[nd->nseg - 1].s > base;
 }
 
-/* Give node @i the segments @seg (taken over), keeping nlater. */
+/*
+ * Give node @i the segments @seg (taken over; or, when it is @local, a
+ * caller's lone segment from _build(), copied into the node), keeping
+ * nlater.
+ */
 static void _set_segs(sb_will_run_t *w, size_t i, struct seg *seg,
-		      size_t nseg)
+		      size_t nseg, const struct seg *local)
 {
 	struct wr_node *nd = &w->nodes[i];
 	size_t b = sb_bucket_of(w->set, i);
 
 	if (_has_later(nd, w->base))
 		w->nlater[b]--;
-	free(nd->seg);
+	if (nd->seg != &nd->one)
+		free(nd->seg);
+	if (seg && seg == local) {
+		nd->one = *local;
+		seg = &nd->one;
+	}
 	nd->seg = seg;
 	nd->nseg = nseg;
 	if (_has_later(nd, w->base))
@@ -144,16 +166,16 @@ static int _update(sb_will_run_t *w, size_t i, int64_t until, bool down,
 		   size_t nwin)
 {
 	struct wr_node *nd = &w->nodes[i];
-	struct seg *seg;
+	struct seg *seg, one;
 	size_t nseg;
 	bool ok;
 
-	seg = _build(w, until, down, nd->win, nwin, &nseg, &ok);
+	seg = _build(w, until, down, nd->win, nwin, &nseg, &ok, &one);
 	if (!ok) {
 		errno = ENOMEM;
 		return -1;
 	}
-	_set_segs(w, i, seg, nseg);
+	_set_segs(w, i, seg, nseg, &one);
 	nd->until = until;
 	nd->down = down;
 	nd->nwin = nwin;
@@ -186,7 +208,8 @@ void sb_will_run_destroy(sb_will_run_t *w)
 		return;
 	for (i = 0; w->nodes && i < w->n; i++) {
 		free(w->nodes[i].win);
-		free(w->nodes[i].seg);
+		if (w->nodes[i].seg != &w->nodes[i].one)
+			free(w->nodes[i].seg);
 	}
 	free(w->nodes);
 	free(w->nlater);
@@ -327,13 +350,13 @@ int sb_will_run_commit(sb_will_run_t *w, const sb_will_run_result_t *res)
 			nd->win[nd->nwin] = (sb_window_t) { res->start,
 							    res->end };
 			segs[k] = _build(w, nd->until, nd->down, nd->win,
-					 nd->nwin + 1, &nseg[k], &ok);
+					 nd->nwin + 1, &nseg[k], &ok, NULL);
 			if (!ok)
 				goto oom;
 			idx[k++] = (size_t) j;
 		}
 	for (i = 0; i < k; i++) {
-		_set_segs(w, idx[i], segs[i], nseg[i]);
+		_set_segs(w, idx[i], segs[i], nseg[i], NULL);
 		segs[i] = NULL;
 		w->nodes[idx[i]].nwin++;
 	}
@@ -427,35 +450,53 @@ static int64_t _wend(const _q_t *q, int64_t s)
 }
 
 /*
+ * Bucket @b's nodes that are in q->ok, as words into q->bw: the node
+ * loops below walk set bits a word at a time instead of calling the
+ * bitmap for every node of the bucket (at 10,000 nodes those calls were
+ * most of a query). O(N / 64).
+ */
+static void _allowed_words(_q_t *q, size_t b)
+{
+	size_t k;
+
+	(void) sb_bitmap_store_words(sb_bucket_all(q->w->set, b), q->bw,
+				     q->nw);
+	for (k = 0; k < q->nw; k++)
+		q->bw[k] &= q->okw[k];
+}
+
+/* Node index of the lowest set bit of @m, in word @k. */
+static size_t _bit(size_t k, uint64_t m)
+{
+	return k * 64 + (size_t) __builtin_ctzll(m);
+}
+
+/*
  * Capacities of the matching buckets for a start at @s, in policy order.
  * With one chunk, counting stops once the total is reached: greedy then
  * takes the same amounts from the same buckets as with full counts.
  */
 static void _caps_at(_q_t *q, int64_t s, uint64_t *cap)
 {
-	const sb_bucket_set_t *set = q->w->set;
-	int64_t e = _wend(q, s), i;
-	size_t j, b;
-	uint64_t sum = 0;
+	int64_t e = _wend(q, s);
+	size_t j, b, k;
+	uint64_t sum = 0, m;
 
 	memset(cap, 0, q->nb * sizeof(*cap));
 	if (e < 0)
 		return;
 	for (j = 0; j < q->nord; j++) {
-		const sb_bitmap_t *all;
-
 		b = q->order[j];
-		all = sb_bucket_all(set, b);
-		for (i = sb_bitmap_first_set(all); i >= 0;
-		     i = sb_bitmap_next_set(all, (size_t) i + 1)) {
-			if (q->nc == 1 && sum >= q->total)
-				return;
-			if (sb_bitmap_test(q->ok, (size_t) i) &&
-			    _free(&q->w->nodes[i], s, e)) {
-				cap[b]++;
-				sum++;
+		_allowed_words(q, b);
+		for (k = 0; k < q->nw; k++)
+			for (m = q->bw[k]; m; m &= m - 1) {
+				if (q->nc == 1 && sum >= q->total)
+					return;
+				if (_free(&q->w->nodes[_bit(k, m)], s, e)) {
+					cap[b]++;
+					sum++;
+				}
 			}
-		}
 	}
 }
 
@@ -562,11 +603,9 @@ static int64_t _select(struct ev *ev, size_t n, size_t k)
  */
 static int _earliest(_q_t *q, int64_t *start)
 {
-	const sb_bucket_set_t *set = q->w->set;
 	struct ev *ev = NULL;
 	size_t nev = 0, cap = 0, j, k;
-	uint64_t sum = 0, *c = q->cap;
-	int64_t i;
+	uint64_t sum = 0, *c = q->cap, m;
 	int rc = -1, f, opened;
 
 	if (!q->nord)
@@ -578,14 +617,12 @@ static int _earliest(_q_t *q, int64_t *start)
 		return f;
 	}
 	for (j = 0; j < q->nord; j++) {
-		const sb_bitmap_t *all = sb_bucket_all(set, q->order[j]);
-
-		for (i = sb_bitmap_first_set(all); i >= 0;
-		     i = sb_bitmap_next_set(all, (size_t) i + 1))
-			if (sb_bitmap_test(q->ok, (size_t) i) &&
-			    _node_events(q, &q->w->nodes[i], q->order[j], &ev,
-					 &nev, &cap))
-				goto out;
+		_allowed_words(q, q->order[j]);
+		for (k = 0; k < q->nw; k++)
+			for (m = q->bw[k]; m; m &= m - 1)
+				if (_node_events(q, &q->w->nodes[_bit(k, m)],
+						 q->order[j], &ev, &nev, &cap))
+					goto out;
 	}
 	if (q->nc == 1 && (k = _all_open(ev, nev))) {
 		/*
@@ -666,9 +703,9 @@ static void _setup(_q_t *q, size_t v)
  */
 static int _pick(_q_t *q, int64_t s, sb_bitmap_t **res)
 {
-	const sb_bucket_set_t *set = q->w->set;
-	int64_t e = _wend(q, s), i;
-	size_t j, c, b, *list = NULL, nl, pass, at;
+	int64_t e = _wend(q, s);
+	size_t j, c, b, *list = NULL, nl, pass, at, k, i;
+	uint64_t m;
 	int rc = -1, f;
 
 	_caps_at(q, s, q->cap);
@@ -682,25 +719,27 @@ static int _pick(_q_t *q, int64_t s, sb_bitmap_t **res)
 		return -1;
 	}
 	for (j = 0; j < q->nord; j++) {
-		const sb_bitmap_t *all;
 		uint64_t need = 0;
 
 		b = q->order[j];
 		for (c = 0; c < q->nc; c++)
 			need += q->amount[b * q->nc + c];
-		all = sb_bucket_all(set, b);
+		if (!need)
+			continue;
+		_allowed_words(q, b);
 		nl = 0;
 		/* Only as many as the bucket gives; busy-later ones first. */
 		for (pass = q->w->nlater[b] ? 0 : 1; pass < 2; pass++)
-			for (i = sb_bitmap_first_set(all); i >= 0 && nl < need;
-			     i = sb_bitmap_next_set(all, (size_t) i + 1)) {
-				const struct wr_node *nd = &q->w->nodes[i];
+			for (k = 0; k < q->nw && nl < need; k++)
+				for (m = q->bw[k]; m && nl < need;
+				     m &= m - 1) {
+					const struct wr_node *nd =
+						&q->w->nodes[i = _bit(k, m)];
 
-				if (sb_bitmap_test(q->ok, (size_t) i) &&
-				    _free(nd, s, e) &&
-				    _later(nd, e) == !pass)
-					list[nl++] = (size_t) i;
-			}
+					if (_free(nd, s, e) &&
+					    _later(nd, e) == !pass)
+						list[nl++] = i;
+				}
 		if (nl < need) {
 			/* The counts said yes: a disagreement is a bug. */
 			errno = EFAULT;
@@ -751,7 +790,9 @@ int sb_will_run_query(const sb_will_run_t *w, const sb_request_t *r,
 		q.demand[c] = r->chunks[c].count;
 		q.total += r->chunks[c].count;
 	}
+	q.nw = (w->n + 63) / 64 + 1;
 	if (!(q.ok = sb_bitmap_alloc(w->n)) ||
+	    !(q.okw = malloc(2 * q.nw * sizeof(*q.okw))) ||
 	    !(block = calloc((q.nb + 1) * (3 + q.nc), sizeof(*block))) ||
 	    !(q.order = malloc((q.nb + 1) * sizeof(*q.order))) ||
 	    !(q.keys = malloc((q.nb + 1) * sizeof(*q.keys))))
@@ -766,6 +807,8 @@ int sb_will_run_query(const sb_will_run_t *w, const sb_request_t *r,
 		sb_bitmap_set_all(q.ok);
 	if (r->excluded)
 		sb_bitmap_andnot(q.ok, r->excluded);
+	q.bw = q.okw + q.nw;
+	(void) sb_bitmap_store_words(q.ok, q.okw, q.nw);
 
 	nvar = r->nmatch ? r->nmatch : 1;
 	for (v = 0; v < nvar; v++) {
@@ -798,6 +841,7 @@ int sb_will_run_query(const sb_will_run_t *w, const sb_request_t *r,
 		goto fail;
 	}
 	sb_bitmap_free(q.ok);
+	free(q.okw);
 	free(block);
 	free(q.order);
 	free(q.keys);
@@ -805,6 +849,7 @@ int sb_will_run_query(const sb_will_run_t *w, const sb_request_t *r,
 fail:
 	sb_will_run_result_fini(out);
 	sb_bitmap_free(q.ok);
+	free(q.okw);
 	free(block);
 	free(q.order);
 	free(q.keys);
@@ -828,7 +873,8 @@ int sb_will_run_check(const sb_will_run_t *w)
 	for (i = 0; i < w->n; i++) {
 		const struct wr_node *nd = &w->nodes[i];
 
-		if (nd->nwin > nd->capwin)
+		if (nd->nwin > nd->capwin ||
+		    (nd->seg == &nd->one && (nd->nseg != 1 || nd->nwin)))
 			goto bad;
 		for (j = 0; j < nd->nseg; j++)
 			if (nd->seg[j].s >= nd->seg[j].e ||
@@ -836,7 +882,7 @@ int sb_will_run_check(const sb_will_run_t *w)
 			    (j && nd->seg[j - 1].e >= nd->seg[j].s))
 				goto bad;
 		want = _build(w, nd->until, nd->down, nd->win, nd->nwin,
-			      &nwant, &ok);
+			      &nwant, &ok, NULL);
 		if (!ok) {
 			errno = ENOMEM;
 			return -1;
