@@ -48,22 +48,27 @@ _ms() { date +%s%3N; }
 _cpu_ticks() {	# utime + stime of slurmctld (all threads, live and gone)
 	awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$CTLD/stat"
 }
-_thread_ticks() {	# comm: utime + stime of slurmctld's threads so named
+_thread_ns() {	# comm: CPU time (ns) of slurmctld's threads so named
 	local t s=0 v
 	for t in "/proc/$CTLD/task/"*; do
 		[ "$(cat "$t/comm" 2>/dev/null)" = "$1" ] || continue
-		v=$(awk '{ sub(/.*\) /, ""); print $12 + $13 }' "$t/stat" 2>/dev/null)
+		v=$(cut -d' ' -f1 "$t/schedstat" 2>/dev/null)
 		s=$((s + ${v:-0}))
 	done
 	echo "$s"
 }
 HZ=$(getconf CLK_TCK)
 _secs() { awk -v t="$1" -v hz="$HZ" 'BEGIN { printf "%.1f", t / hz }'; }
+_ns() { awk -v t="$1" 'BEGIN { printf "%.3f", t / 1e9 }'; }
 _stat() {	# sdiag section, field
 	awk -v sec="$1" -v f="$2" '
 		index($0, sec) { in_sec = 1; next }
 		in_sec && /^[A-Z]/ && !index($0, ":") { in_sec = 0 }
 		in_sec && index($0, f ":") { sub(/.*: */, ""); print; exit }' <<<"$SD"
+}
+_rpc() {	# sdiag's server-side mean time of an RPC type (us), - if none
+	awk -v t="$1" '$1 == t { sub(/.*ave_time:/, ""); print $1; f = 1; exit }
+		END { if (!f) print "-" }' <<<"$SD"
 }
 _median() { sort -n | awk '{ v[NR] = $1 } END { print (NR ? v[int((NR + 1) / 2)] : "-") }'; }
 _none_pending() { [ -z "$(squeue -h -t PENDING -o %i)" ]; }
@@ -206,7 +211,7 @@ _burst_c() {
 }
 
 sdiag -r >/dev/null
-cpu0=$(_cpu_ticks) bf0=$(_thread_ticks bckfl) sa0=$(_thread_ticks sched_agent)
+cpu0=$(_cpu_ticks) bf0=$(_thread_ns bckfl) sa0=$(_thread_ns sched_agent)
 _perf_start
 T0=$(_ms)
 T_SUB=- T_START=- T_DRAIN=- JPS=- T_FILL=- RUNNING_NOW=- TEST_MS=- TEST_START=-
@@ -224,14 +229,14 @@ a|b)
 c)	_burst_c ;;
 esac
 SD=$(sdiag)
-cpu1=$(_cpu_ticks) bf1=$(_thread_ticks bckfl) sa1=$(_thread_ticks sched_agent)
+cpu1=$(_cpu_ticks) bf1=$(_thread_ns bckfl) sa1=$(_thread_ns sched_agent)
 RSS=$(awk '/^VmHWM:/ { printf "%d", $2 / 1024 }' "/proc/$CTLD/status")
 _perf_stop
 # batch jobs that ended with status 0 (the others failed or were killed)
 OK_JOBS=$(grep -c '_job_complete: JobId=.* WEXITSTATUS 0' "$SB_DIR/log/slurmctld.log")
 
 _s() { awk -v v="$1" 'BEGIN { if (v == "-") print "-"; else printf "%.1f", v / 1000 }'; }
-hdr="plugin burst nodes jobs submit_s started_s drained_s jobs_per_s main_mean_us main_max_us main_depth bf_mean_us bf_max_us bf_cycles bf_depth ctld_cpu_s sched_agent_cpu_s bckfl_cpu_s rss_peak_mb ok_jobs running fill_s testonly_ms testonly_start squeue_start_ms to_start_s start oracle_start load others"
+hdr="plugin burst nodes jobs submit_s started_s drained_s jobs_per_s main_mean_us main_max_us main_depth bf_mean_us bf_max_us bf_cycles bf_depth ctld_cpu_s sched_agent_cpu_s bckfl_cpu_s rss_peak_mb ok_jobs running fill_s testonly_ms testonly_start squeue_start_ms to_start_s start oracle_start load others willrun_rpc_us jobinfo_rpc_us main_cycles"
 [ -s "$OUT/results.tsv" ] || tr ' ' '\t' <<<"$hdr" >"$OUT/results.tsv"
 line=(
 	"$SEL" "$BURST" "$NODES" "$JOBS"
@@ -243,11 +248,13 @@ line=(
 	"$(_stat 'Backfilling stats' 'Max cycle')"
 	"$(_stat 'Backfilling stats' 'Total cycles')"
 	"$(_stat 'Backfilling stats' 'Depth Mean')"
-	"$(_secs $((cpu1 - cpu0)))" "$(_secs $((sa1 - sa0)))"
-	"$(_secs $((bf1 - bf0)))" "$RSS" "$OK_JOBS"
+	"$(_secs $((cpu1 - cpu0)))" "$(_ns $((sa1 - sa0)))"
+	"$(_ns $((bf1 - bf0)))" "$RSS" "$OK_JOBS"
 	"$RUNNING_NOW" "$(_s "$T_FILL")" "$TEST_MS" "${TEST_START:--}"
 	"$SQUEUE_MS" "$(_s "$BF_TO_START")" "${SQ_START:--}" "$ORACLE"
 	"$LOAD" "${OTHERS:-none}"
+	"$(_rpc REQUEST_JOB_WILL_RUN)" "$(_rpc REQUEST_JOB_INFO_SINGLE)"
+	"$(_stat 'Main schedule statistics' 'Total cycles')"
 )
 for i in "${!line[@]}"; do
 	line[i]=${line[i]//[[:space:]]/_}

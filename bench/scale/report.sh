@@ -27,16 +27,17 @@ done | awk -F'\t' '{ k = $1 FS $2 FS $3 FS $4; if (!(k in row)) ord[++n] = k; ro
 # 16 ctld_cpu_s 17 sched_agent_cpu_s 18 bckfl_cpu_s 19 rss_peak_mb
 # 20 ok_jobs 21 running 22 fill_s 23 testonly_ms 24 testonly_start
 # 25 squeue_start_ms 26 to_start_s 27 start 28 oracle_start 29 load
-# 30 others
+# 30 others 31 willrun_rpc_us 32 jobinfo_rpc_us 33 main_cycles
 ms() { awk -v v="$1" 'BEGIN { if (v !~ /^[0-9.]+$/) print "-"; else if (v < 10000) printf "%.2f", v / 1000; else printf "%.0f", v / 1000 }'; }
 
 {
 echo "### Bursts (a) and (b): cycles, throughput, cost"
 echo
-echo "| plugin | burst | nodes | jobs | submit s | all started s | drained s | jobs/s | main mean / max ms | main depth | backfill mean / max ms | bf cycles | bf depth | ctld CPU s | sched_agent s | bckfl s | RSS MB | ok | load | others |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+echo "| plugin | burst | nodes | jobs | submit s | all started s | drained s | jobs/s | main mean / max ms | main cycles | main depth | main CPU ms / cycle | backfill mean / max ms | bf cycles | bf depth | ctld CPU s | sched_agent CPU s | bckfl CPU s | RSS MB | ok | load | others |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 awk -F'\t' '$2 != "c"' "$all" | while IFS=$'\t' read -r -a f; do
-	echo "| ${f[0]} | ${f[1]} | ${f[2]} | ${f[3]} | ${f[4]} | ${f[5]} | ${f[6]} | ${f[7]} | $(ms "${f[8]}") / $(ms "${f[9]}") | ${f[10]} | $(ms "${f[11]}") / $(ms "${f[12]}") | ${f[13]} | ${f[14]} | ${f[15]} | ${f[16]} | ${f[17]} | ${f[18]} | ${f[19]} | ${f[28]} | ${f[29]} |"
+	cpc=$(awk -v c="${f[16]}" -v n="${f[32]:-}" 'BEGIN { if (n + 0 > 0) printf "%.2f", c * 1000 / n; else print "-" }')
+	echo "| ${f[0]} | ${f[1]} | ${f[2]} | ${f[3]} | ${f[4]} | ${f[5]} | ${f[6]} | ${f[7]} | $(ms "${f[8]}") / $(ms "${f[9]}") | ${f[32]:--} | ${f[10]} | $cpc | $(ms "${f[11]}") / $(ms "${f[12]}") | ${f[13]} | ${f[14]} | ${f[15]} | ${f[16]} | ${f[17]} | ${f[18]} | ${f[19]} | ${f[28]} | ${f[29]} |"
 done
 echo
 echo "### Ratios of mean cycles (how many times shorter under select/bucket)"
@@ -65,18 +66,20 @@ if awk -F'\t' '$2 == "c" { f = 1 } END { exit !f }' "$all"; then
 	echo
 	echo "### Burst (c): WILL_RUN with the cluster full"
 	echo
-	echo "| plugin | nodes | running jobs | fill s | sbatch --test-only ms (median of 5) | its start | squeue --start ms | submit to start shown s | squeue's start | right start | backfill mean / max ms | bf depth | RSS MB | load | others |"
-	echo "|---|---:|---:|---:|---:|---|---:|---:|---|---|---:|---:|---:|---:|---|"
+	echo "| plugin | nodes | running jobs | fill s | sbatch --test-only ms (median of 5) | WILL_RUN RPC in slurmctld ms (mean of 5) | its start | squeue --start ms | submit to start shown s | squeue's start | right start | backfill mean / max ms | bf depth | RSS MB | load | others |"
+	echo "|---|---:|---:|---:|---:|---:|---|---:|---:|---|---|---:|---:|---:|---:|---|"
 	awk -F'\t' '$2 == "c"' "$all" | while IFS=$'\t' read -r -a f; do
-		echo "| ${f[0]} | ${f[2]} | ${f[20]} | ${f[21]} | ${f[22]} | ${f[23]} | ${f[24]} | ${f[25]} | ${f[26]} | ${f[27]} | $(ms "${f[11]}") / $(ms "${f[12]}") | ${f[14]} | ${f[18]} | ${f[28]} | ${f[29]} |"
+		echo "| ${f[0]} | ${f[2]} | ${f[20]} | ${f[21]} | ${f[22]} | $(ms "${f[30]}") | ${f[23]} | ${f[24]} | ${f[25]} | ${f[26]} | ${f[27]} | $(ms "${f[11]}") / $(ms "${f[12]}") | ${f[14]} | ${f[18]} | ${f[28]} | ${f[29]} |"
 	done
 	echo
-	echo "| nodes | test-only: linear / bucket+linear | cons_tres / bucket+cons_tres | backfill cycle: linear / bucket+linear | cons_tres / bucket+cons_tres |"
-	echo "|---:|---:|---:|---:|---:|"
-	awk -F'\t' '$2 == "c" { if (!($3 in s)) { s[$3] = 1; o[++n] = $3 } t[$3, $1] = $23; b[$3, $1] = $12 }
+	echo "| nodes | WILL_RUN RPC: linear / bucket+linear | cons_tres / bucket+cons_tres | test-only wall: linear / bucket+linear | cons_tres / bucket+cons_tres | backfill cycle: linear / bucket+linear | cons_tres / bucket+cons_tres |"
+	echo "|---:|---:|---:|---:|---:|---:|---:|"
+	awk -F'\t' '$2 == "c" { if (!($3 in s)) { s[$3] = 1; o[++n] = $3 } t[$3, $1] = $23; b[$3, $1] = $12; w[$3, $1] = $31 }
 	function r(x, y) { return (x > 0 && y > 0) ? sprintf("%.1fx", x / y) : "-" }
 	END { for (i = 1; i <= n; i++) { k = o[i]
-		printf "| %s | %s | %s | %s | %s |\n", k,
+		printf "| %s | %s | %s | %s | %s | %s | %s |\n", k,
+		    r(w[k, "linear"], w[k, "bucket+linear"]),
+		    r(w[k, "cons_tres"], w[k, "bucket+cons_tres"]),
 		    r(t[k, "linear"], t[k, "bucket+linear"]),
 		    r(t[k, "cons_tres"], t[k, "bucket+cons_tres"]),
 		    r(b[k, "linear"], b[k, "bucket+linear"]),
