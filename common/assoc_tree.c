@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -85,7 +86,8 @@ static int _hash_grow(struct sb_assoc_tree *t, size_t cap)
 #define ARRAYS(X) \
 	X(name) X(parent) X(first_child) X(last_child) X(next_sibling) \
 	X(depth) X(shares) X(is_user) X(fs_parent) X(fs_first) X(fs_count) \
-	X(fs_kids) X(level_shares) X(usage) X(shares_norm) X(usage_efctv) \
+	X(fs_kids) X(level_shares) X(usage) X(usage_given) X(shares_norm) \
+	X(usage_efctv) \
 	X(level_fs) X(fs_factor) X(fs_raw) X(fs_ranked) X(rank)
 
 /* Grow every array to @cap entries. On failure the arrays that did grow
@@ -137,8 +139,10 @@ sb_assoc_tree_t *sb_assoc_tree_create(void)
 	t->shares[0] = 0;
 	t->is_user[0] = 0;
 	t->usage[0] = 0;
+	t->usage_given[0] = 0;
 	_clear_results(t, 0);
 	t->n = 1;
+	t->n_summed = 1;
 	t->rank_users = -1;
 	t->hash[_hash_slot(t, ACCOUNT_SCOPE, "root")] = 0;
 	return t;
@@ -242,6 +246,7 @@ static int _add(struct sb_assoc_tree *t, int parent, const char *name,
 	t->shares[id] = shares;
 	t->is_user[id] = is_user;
 	t->usage[id] = is_user ? usage : 0;
+	t->usage_given[id] = is_user;
 	_clear_results(t, id);
 	if (t->last_child[parent] < 0)
 		t->first_child[parent] = id;
@@ -251,7 +256,10 @@ static int _add(struct sb_assoc_tree *t, int parent, const char *name,
 	t->hash[_hash_slot(t, scope, name)] = id;
 	if (is_user)
 		t->n_users++;
+	else
+		t->n_summed++;
 	t->layout_ok = false;
+	t->level_norms_ok = false;
 	t->sums_ok = false;
 	t->algorithm = SB_FS_NONE;
 	return id;
@@ -275,13 +283,18 @@ int sb_assoc_tree_add_user(sb_assoc_tree_t *t, int account,
 
 int sb_assoc_tree_set_usage(sb_assoc_tree_t *t, int id, long double usage)
 {
-	if (!t || id <= 0 || id >= t->n || !t->is_user[id] ||
-	    !_valid_usage(usage)) {
+	if (!t || id < 0 || id >= t->n || !_valid_usage(usage)) {
 		errno = EINVAL;
 		return -1;
 	}
+	if (!t->usage_given[id]) {
+		t->usage_given[id] = 1;
+		t->n_summed--;
+	}
 	t->usage[id] = usage;
-	t->sums_ok = false;
+	/* Only sums of accounts never given a usage can go stale. */
+	if (t->n_summed)
+		t->sums_ok = false;
 	t->algorithm = SB_FS_NONE;
 	return 0;
 }
@@ -345,6 +358,7 @@ int sb_assoc_tree_get(const sb_assoc_tree_t *t, int id, sb_assoc_info_t *out)
 	out->level_shares = t->level_shares[id];
 	out->depth = t->depth[id];
 	out->usage_raw = t->usage[id];
+	out->usage_given = t->usage_given[id];
 	out->shares_norm = t->shares_norm[id];
 	out->usage_efctv = t->usage_efctv[id];
 	out->level_fs = t->level_fs[id];
@@ -469,21 +483,26 @@ fail:
 
 int sb__assoc_tree_prepare(struct sb_assoc_tree *t)
 {
-	const unsigned char *user = t->is_user;
+	const unsigned char *given = t->usage_given;
 	const int *parent = t->parent;
 	long double *usage = t->usage;
 	int i;
 
 	if (!t->layout_ok && _layout(t) < 0)
 		return -1;
+	if (t->sums_ok || !t->n_summed) {
+		t->sums_ok = true;
+		return 0;
+	}
 	for (i = 0; i < t->n; i++)
-		if (!user[i])
+		if (!given[i])
 			usage[i] = 0;
 	/*
-	 * Children have larger ids than parents: a backward scan adds each
-	 * subtree's complete sum into its parent. Consecutive siblings are
-	 * summed in a register first, because storing and reloading an
-	 * 80-bit long double per child costs more than the addition.
+	 * Children have larger ids than parents: a backward scan completes
+	 * each subtree's sum before adding it into its parent; a parent
+	 * given its own usage keeps it. Consecutive siblings are summed in
+	 * a register first, because storing and reloading an 80-bit long
+	 * double per child costs more than the addition.
 	 */
 	i = t->n - 1;
 	while (i > 0) {
@@ -492,10 +511,23 @@ int sb__assoc_tree_prepare(struct sb_assoc_tree *t)
 
 		while (i > 0 && parent[i] == p)
 			acc += usage[i--];
-		usage[p] += acc;
+		if (!given[p])
+			usage[p] += acc;
 	}
 	t->sums_ok = true;
 	return 0;
+}
+
+void sb__assoc_tree_level_norms(struct sb_assoc_tree *t)
+{
+	int i;
+
+	if (t->level_norms_ok)
+		return;
+	t->shares_norm[0] = 0.0;
+	for (i = 1; i < t->n; i++)
+		t->shares_norm[i] = sb__fs_norm_level(t, i);
+	t->level_norms_ok = true;
 }
 
 int sb_assoc_tree_rollup(sb_assoc_tree_t *t)
@@ -514,7 +546,7 @@ int sb_assoc_tree_rollup(sb_assoc_tree_t *t)
 int sb_assoc_tree_check(const sb_assoc_tree_t *t)
 {
 	long double *sum = NULL;
-	int i, users = 0, entries = 0;
+	int i, users = 0, entries = 0, summed = 0;
 	size_t h;
 
 	if (!t) {
@@ -535,10 +567,13 @@ int sb_assoc_tree_check(const sb_assoc_tree_t *t)
 			CHECK(t->depth[i] == t->depth[p] + 1);
 			CHECK(_valid_shares(t->shares[i]));
 		}
+		CHECK(_valid_usage(t->usage[i]));
 		if (t->is_user[i]) {
 			users++;
 			CHECK(t->first_child[i] < 0 && t->last_child[i] < 0);
-			CHECK(_valid_usage(t->usage[i]));
+			CHECK(t->usage_given[i]);
+		} else if (!t->usage_given[i]) {
+			summed++;
 		}
 		for (c = t->first_child[i]; c >= 0; c = t->next_sibling[c]) {
 			CHECK(c > i && c < t->n && t->parent[c] == i);
@@ -550,6 +585,7 @@ int sb_assoc_tree_check(const sb_assoc_tree_t *t)
 		CHECK(t->hash[_hash_slot(t, _scope_of(t, i), t->name[i])] == i);
 	}
 	CHECK(users == t->n_users);
+	CHECK(summed == t->n_summed);
 	for (h = 0; h < t->hash_cap; h++)
 		if (t->hash[h] >= 0)
 			entries++;
@@ -574,7 +610,7 @@ int sb_assoc_tree_check(const sb_assoc_tree_t *t)
 		CHECK(found == 1);
 		CHECK(t->shares[i] != SB_SHARES_PARENT || t->is_user[i] ||
 		      t->fs_count[i] == 0);
-		if (t->is_user[i])
+		if (t->usage_given[i])
 			sum[i] = t->usage[i];
 		sum[t->parent[i]] += sum[i];
 	}
@@ -584,8 +620,10 @@ int sb_assoc_tree_check(const sb_assoc_tree_t *t)
 
 		for (j = 1; j < t->fs_count[i]; j++)
 			CHECK(kids[j - 1] < kids[j]);
-		if (!t->is_user[i] && t->sums_ok)
-			CHECK(sum[i] == t->usage[i]);
+		/* summed in another order: equal up to rounding */
+		if (!t->usage_given[i] && t->sums_ok)
+			CHECK(fabsl(sum[i] - t->usage[i]) <=
+			      sum[i] * t->n * LDBL_EPSILON);
 		if (i > 0) {
 			int f = t->fs_parent[i];
 			const int *sib = t->fs_kids + t->fs_first[f];

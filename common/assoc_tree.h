@@ -6,10 +6,13 @@
  *
  * A tree of Slurm associations: root, accounts, and user associations
  * (leaves). Each non-root association has raw shares (an integer, or
- * 'parent'); users carry raw usage, accounts and root get the sum of their
- * children. The fair-share algorithms (fairshare_level.h, fairshare_tree.h,
- * fairshare_classic.h) compute into the tree; the accessors below read the
- * results back.
+ * 'parent'). Every association carries the raw usage Slurm keeps on it:
+ * slurmctld adds a job's usage to its association and every ancestor and
+ * never takes it back, so an account's usage also holds what its deleted
+ * users and sub-accounts used. Accounts (and root) whose usage is never
+ * given get the sum of their children's instead. The fair-share
+ * algorithms (fairshare_level.h, fairshare_tree.h, fairshare_classic.h)
+ * compute into the tree; the accessors below read the results back.
  *
  * Slurm semantics reproduced here (assoc_mgr.c, 22.05):
  *  - the "fs parent" of an association is its nearest ancestor whose shares
@@ -28,12 +31,13 @@
  *              sb_assoc_tree_destroy      O(n)    NULL is fine
  *   build      sb_assoc_tree_add_account  O(L)    amortised
  *              sb_assoc_tree_add_user     O(L)    amortised
- *              sb_assoc_tree_set_usage    O(1)    users only
+ *              sb_assoc_tree_set_usage    O(1)    any association
  *   lookup     sb_assoc_tree_find_account O(L)    expected
  *              sb_assoc_tree_find_user    O(L)    expected
  *   read       sb_assoc_tree_count / _users / _get / _first_child /
  *              _next_sibling / _fs_parent                O(1)
- *   derived    sb_assoc_tree_rollup       O(n)    usage sums, fs layout
+ *   derived    sb_assoc_tree_rollup       O(n)    fs layout, sums of the
+ *                                                 accounts not given
  *   invariant  sb_assoc_tree_check        O(n)
  *
  * Associations are named by an int id: 0 is root, ids grow by one per
@@ -89,7 +93,8 @@ typedef struct {
 	uint32_t shares;		/* SB_SHARES_PARENT for 'parent' */
 	uint32_t level_shares;
 	int depth;			/* root 0 */
-	long double usage_raw;
+	long double usage_raw;		/* as given, or the children's sum */
+	bool usage_given;		/* usage_raw came from the caller */
 	double shares_norm;
 	long double usage_efctv;
 	long double level_fs;
@@ -110,7 +115,8 @@ void sb_assoc_tree_destroy(sb_assoc_tree_t *t);
 
 /*
  * Add account @name under account @parent (an account id, root allowed)
- * with raw @shares (0..SB_SHARES_MAX, or SB_SHARES_PARENT).
+ * with raw @shares (0..SB_SHARES_MAX, or SB_SHARES_PARENT). Its usage is
+ * its children's sum until sb_assoc_tree_set_usage() gives one.
  * Returns the new id, or -1 with errno:
  *   EINVAL  t or name NULL, name empty or longer than SB_ASSOC_NAME_MAX,
  *           parent not an account, shares out of range;
@@ -137,8 +143,10 @@ int sb_assoc_tree_add_user(sb_assoc_tree_t *t, int account,
 			   long double usage);
 
 /*
- * Set the raw usage of user association @id (finite, >= 0).
- * Returns 0, or -1 with errno EINVAL (not a user id, bad usage). O(1).
+ * Set the raw usage of association @id (finite, >= 0): a user's, or the
+ * usage Slurm keeps on an account or root (deleted children's included),
+ * which is then used as is instead of the children's sum.
+ * Returns 0, or -1 with errno EINVAL (bad id, bad usage). O(1).
  */
 int sb_assoc_tree_set_usage(sb_assoc_tree_t *t, int id, long double usage);
 
@@ -176,14 +184,14 @@ int sb_assoc_tree_first_child(const sb_assoc_tree_t *t, int id);
 int sb_assoc_tree_next_sibling(const sb_assoc_tree_t *t, int id);
 
 /*
- * Roll raw usage up (each account and root get the sum of their
- * children's, in long double; Slurm keeps these sums by adding each job's
- * usage to every ancestor, so no summation order is Slurm's) and bring
- * the fs layout up to date (fs parents, fs children, level shares). The
- * algorithms call this themselves; call it directly to read sums without
- * computing fair share. Returns 0, or -1 with errno EINVAL (t NULL),
- * ENOMEM, or ERANGE (the shares among one level's siblings add up beyond
- * 32 bits: Slurm would silently wrap, we refuse). O(n).
+ * Bring the fs layout up to date (fs parents, fs children, level shares)
+ * and give each account and root whose usage was not set the sum of its
+ * children's (in long double; a child account with a given usage counts
+ * with that). A tree whose every usage was given is not summed at all.
+ * The algorithms call this themselves; call it directly to read sums
+ * without computing fair share. Returns 0, or -1 with errno EINVAL (t
+ * NULL), ENOMEM, or ERANGE (the shares among one level's siblings add up
+ * beyond 32 bits: Slurm would silently wrap, we refuse). O(n).
  */
 int sb_assoc_tree_rollup(sb_assoc_tree_t *t);
 
@@ -195,8 +203,9 @@ int sb_assoc_tree_algorithm(const sb_assoc_tree_t *t);
 
 /*
  * Invariant checker: parent links, ids, child lists, name index, user
- * leaves, shares ranges, user count; after a roll-up also the sums, fs
- * parents, fs children and level shares. Returns 0, or -1 with errno
+ * leaves, shares and usage ranges, user count; after a roll-up also the
+ * sums of the accounts not given, fs parents, fs children and level
+ * shares. Returns 0, or -1 with errno
  * EFAULT (broken) or EINVAL (t NULL). O(n).
  */
 int sb_assoc_tree_check(const sb_assoc_tree_t *t);

@@ -9,6 +9,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -16,13 +17,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bucket_conf.h"
 #include "hostlist_fmt.h"
+#include "shown.h"
 #include "strbuf.h"
 
 /* Echoed values are cut here so one bad line cannot flood a log. */
-#define SHOW_VALUE_MAX 160
+#define SHOW_VALUE_MAX SB_SHOWN_MAX
 #define SHOW_KEY_MAX 64
 
 /*
@@ -91,26 +95,11 @@ static void _msg(_state_t *st, size_t line, const char *what,
 static int _bad(_state_t *st, size_t line, const char *what,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/*
- * Append @s (at most @max bytes of it) to dst[*len..cap), unprintable
- * bytes as '?', "..." when cut. dst stays NUL-terminated.
- */
+/* Append @s (at most @max bytes of it) to dst[*len..cap), as shown.h does. */
 static void _put(char *dst, size_t cap, size_t *len, const char *s,
 		 size_t max)
 {
-	size_t i;
-
-	for (i = 0; s[i] && *len + 1 < cap; i++) {
-		if (i == max) {
-			const char *dots = "...";
-
-			while (*dots && *len + 1 < cap)
-				dst[(*len)++] = *dots++;
-			break;
-		}
-		dst[(*len)++] = isprint((unsigned char) s[i]) ? s[i] : '?';
-	}
-	dst[*len] = '\0';
+	sb_shown_put(dst, cap, len, s, SIZE_MAX, max);
 }
 
 /* "KEY=VALUE" for messages; VALUE in double quotes if it has blanks. */
@@ -130,15 +119,9 @@ static void _show(char *dst, size_t cap, const char *key, const char *val)
 /* A raw piece of a line (no KEY=VALUE shape) for messages. */
 static void _show_raw(char *dst, size_t cap, const char *s, size_t n)
 {
-	char tmp[SHOW_VALUE_MAX + 2];
 	size_t len = 0;
 
-	if (n > SHOW_VALUE_MAX + 1)
-		n = SHOW_VALUE_MAX + 1;
-	memcpy(tmp, s, n);
-	tmp[n] = '\0';
-	dst[0] = '\0';
-	_put(dst, cap, &len, tmp, SHOW_VALUE_MAX);
+	sb_shown_put(dst, cap, &len, s, n, SHOW_VALUE_MAX);
 }
 
 /* "FILE:LINE: WHAT: message" (no LINE when 0, no WHAT when NULL). */
@@ -289,36 +272,16 @@ static const char *_policy_list(char *buf, size_t cap)
 }
 
 /*
- * A number as PRIORITYF writes coefficients: digits [. digits] or
- * . digits, then an optional exponent; no sign, no hex, no inf/nan
- * (strtod would take them all).
+ * A number as PRIORITYF writes coefficients, nothing after it: 0, -1
+ * (not a number) or -2 (out of range).
  */
 static int _number(const char *s, double *v)
 {
-	size_t p = 0, d = 0;
-	char *end;
+	size_t len;
 
-	while (isdigit((unsigned char) s[p]))
-		p++, d++;
-	if (s[p] == '.')
-		for (p++; isdigit((unsigned char) s[p]); p++)
-			d++;
-	if (!d)
-		return -1;
-	if (s[p] == 'e' || s[p] == 'E') {
-		p++;
-		if (s[p] == '+' || s[p] == '-')
-			p++;
-		if (!isdigit((unsigned char) s[p]))
-			return -1;
-		while (isdigit((unsigned char) s[p]))
-			p++;
-	}
-	if (s[p])
-		return -1;
-	errno = 0;
-	*v = strtod(s, &end);
-	return errno || !isfinite(*v) ? -2 : 0;
+	if (sb_priorityf_number(s, &len, v))
+		return len && errno == ERANGE ? -2 : -1;
+	return s[len] ? -1 : 0;
 }
 
 static int _set_policy(_state_t *st, size_t line, const char *shown,
@@ -507,14 +470,15 @@ static int _node_line(_state_t *st, size_t line, char *p, const _tok_t *t0)
 	if (!strcasecmp(t0->val, "DEFAULT"))
 		return _bad(st, line, shown, "not supported (a node that is "
 			    "not named keeps Speed=1)");
-	if (sb_hostlist_expand(t0->val, &names, &nn, &pos, &msg)) {
-		if (errno == ENOMEM)
-			return _oom(st);
-		if (errno == E2BIG)
-			return _bad(st, line, shown, "more than %d names",
-				    SB_HOSTLIST_MAX);
+	/* Counted before they are made: a typo must not cost gigabytes. */
+	if ((r = sb_hostlist_count(t0->val, &nn, &pos, &msg)) &&
+	    errno == EINVAL)
 		return _bad(st, line, shown, "column %zu: %s", pos + 1, msg);
-	}
+	if (r || nn > SB_BUCKET_CONF_NODES_MAX - c->nnodes)
+		return _bad(st, line, shown, "more than %d node names in the "
+			    "file", SB_BUCKET_CONF_NODES_MAX);
+	if (sb_hostlist_expand(t0->val, &names, &nn, &pos, &msg))
+		return _oom(st);
 	for (i = 0; i < nn; i++)
 		if (names[i][strspn(names[i], NAME_CHARS)]) {
 			_show_raw(what, sizeof(what), names[i],
@@ -761,14 +725,29 @@ sb_bucket_conf_t *sb_bucket_conf_parse(const char *text, const char *name,
 	return _parse_owned(buf, st.file, err, errlen);
 }
 
+/* What a file that is not a regular one is, for the message. */
+static const char *_file_kind(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a file";
+}
+
 sb_bucket_conf_t *sb_bucket_conf_load(const char *path, char *err,
 				      size_t errlen)
 {
 	_state_t st = { .file = path, .err = err, .errlen = errlen };
-	FILE *f = NULL;
+	struct stat sb;
 	char *buf = NULL, *nb, *zero;
-	size_t len = 0, cap = 0, n, line;
-	int saved;
+	size_t len = 0, cap, line;
+	ssize_t n;
+	int fd, saved;
 
 	if (!path) {
 		st.file = "bucket.conf";
@@ -776,29 +755,56 @@ sb_bucket_conf_t *sb_bucket_conf_load(const char *path, char *err,
 		errno = EINVAL;
 		return NULL;
 	}
-	if (!(f = fopen(path, "r")))
+	/*
+	 * Non-blocking, so that opening a FIFO does not wait for a writer;
+	 * then only a regular file of bounded size is read (a link to
+	 * /dev/zero would never end).
+	 */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0
+	    || fstat(fd, &sb))
 		goto sys;
+	if (S_ISDIR(sb.st_mode)) {
+		errno = EISDIR;
+		goto sys;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		close(fd);
+		_msg(&st, 0, NULL, "not a regular file (%s)",
+		     _file_kind(sb.st_mode));
+		errno = EINVAL;
+		return NULL;
+	}
+	if (sb.st_size > SB_BUCKET_CONF_BYTES_MAX)
+		goto big;
+	/*
+	 * Read to the end, but never more than one byte over the limit: a
+	 * file may grow after fstat().
+	 */
+	/* One byte to see a file that grew, one for the NUL. */
+	cap = (size_t) sb.st_size + 2;
+	if (!(buf = malloc(cap)))
+		goto oom;
 	for (;;) {
-		if (cap - len < 4096) {
-			cap = cap ? 2 * cap : 8192;
-			if (!(nb = realloc(buf, cap))) {
-				fclose(f);
-				free(buf);
-				_oom(&st);
-				return NULL;
-			}
+		if (len + 1 == cap) {
+			if (cap == SB_BUCKET_CONF_BYTES_MAX + 2)
+				break;
+			cap = SB_BUCKET_CONF_BYTES_MAX + 2;
+			if (!(nb = realloc(buf, cap)))
+				goto oom;
 			buf = nb;
 		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-		if (n)
+		n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0 && errno == EINTR)
 			continue;
-		if (ferror(f))
+		if (n < 0)
 			goto sys;
-		break;
+		if (!n)
+			break;
+		len += (size_t) n;
 	}
-	fclose(f);
-	f = NULL;
+	if (len > SB_BUCKET_CONF_BYTES_MAX)
+		goto big;
+	close(fd);
 	buf[len] = '\0';
 	if ((zero = memchr(buf, '\0', len))) {
 		for (line = 1, nb = buf; nb < zero; nb++)
@@ -809,10 +815,21 @@ sb_bucket_conf_t *sb_bucket_conf_load(const char *path, char *err,
 		return NULL;
 	}
 	return _parse_owned(buf, path, err, errlen);
+big:
+	close(fd);
+	free(buf);
+	_msg(&st, 0, NULL, "larger than %d bytes", SB_BUCKET_CONF_BYTES_MAX);
+	errno = EFBIG;
+	return NULL;
+oom:
+	close(fd);
+	free(buf);
+	_oom(&st);
+	return NULL;
 sys:
 	saved = errno ? errno : EIO;
-	if (f)
-		fclose(f);
+	if (fd >= 0)
+		close(fd);
 	free(buf);
 	_msg(&st, 0, NULL, "%s", strerror(saved));
 	errno = saved;
@@ -917,6 +934,33 @@ int sb_bucket_conf_job_policy(const sb_bucket_conf_t *c, const char *name,
 			      NULL, NULL);
 }
 
+int sb_bucket_conf_job_option(const sb_bucket_conf_t *c, const char *path,
+			      const char *arg, char *err, size_t errlen)
+{
+	char list[256], shown[SB_SHOWN_BUF];
+	int k = arg ? _policy_kind(arg) : -1;
+
+	if (k < 0) {
+		if (err && errlen)
+			snprintf(err, errlen, SB_BUCKET_CONF_JOB_OPTION "=%s: "
+				 "unknown policy (expected one of %s)",
+				 sb_shown(shown, sizeof(shown), arg ? arg : ""),
+				 _policy_list(list, sizeof(list)));
+		errno = ENOENT;
+		return -1;
+	}
+	if (c && !sb_bucket_conf_job_allowed(c, (sb_policy_kind_t) k)) {
+		if (err && errlen)
+			snprintf(err, errlen, SB_BUCKET_CONF_JOB_OPTION "=%s: "
+				 "not allowed to jobs (AllowJobPolicies in "
+				 "%s)", sb_shown(shown, sizeof(shown), arg),
+				 path ? path : "bucket.conf");
+		errno = EPERM;
+		return -1;
+	}
+	return k;
+}
+
 const sb_bucket_conf_node_t *sb_bucket_conf_node(const sb_bucket_conf_t *c,
 						 const char *name)
 {
@@ -953,14 +997,6 @@ const sb_bucket_conf_node_t *sb_bucket_conf_node_at(const sb_bucket_conf_t *c,
 
 /* ---- canonical form ---------------------------------------------------- */
 
-/* The shortest of %.15g and %.17g that reads back as @d. */
-static void _fmt_double(char *buf, size_t cap, double d)
-{
-	snprintf(buf, cap, "%.15g", d);
-	if (strtod(buf, NULL) != d)
-		snprintf(buf, cap, "%.17g", d);
-}
-
 static int _by_speed_name(const void *pa, const void *pb)
 {
 	const sb_bucket_conf_node_t *a = *(const sb_bucket_conf_node_t *
@@ -977,7 +1013,7 @@ char *sb_bucket_conf_fmt(const sb_bucket_conf_t *c)
 {
 	sb_strbuf_t b = SB_STRBUF_INIT;
 	const sb_bucket_conf_node_t **v = NULL;
-	char **names = NULL, *pf = NULL, *hl, num[40];
+	char **names = NULL, *pf = NULL, *hl, num[SB_PF_NUMBER_LEN];
 	unsigned rest;
 	size_t i, j, k;
 	int first = 1, kind;
@@ -1018,7 +1054,7 @@ char *sb_bucket_conf_fmt(const sb_bucket_conf_t *c)
 			names[k++] = (char *) v[j]->name;
 		if (!(hl = sb_hostlist_fmt(names, k)))
 			goto oom;
-		_fmt_double(num, sizeof(num), v[i]->speed);
+		sb_priorityf_number_fmt(num, sizeof(num), v[i]->speed);
 		sb_strbuf_addf(&b, "NodeName=%s Speed=%s\n", hl, num);
 		free(hl);
 	}

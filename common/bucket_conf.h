@@ -69,6 +69,12 @@
  *   SB_BUCKET_CONF_ERRLEN bytes hold any message whose file name is
  *   shorter than 256 bytes; a smaller buffer gets it truncated.
  *
+ * Limits (so that a mistake costs one error line, never minutes or
+ * gigabytes in slurmctld or in every sbatch): the file is a regular
+ * file (a link to one is fine) of at most SB_BUCKET_CONF_BYTES_MAX
+ * bytes; it names at most SB_BUCKET_CONF_NODES_MAX nodes in all, counted
+ * from the hostlists before any name is made.
+ *
  * Use for a reconfigure: parse the new file into a new object; if that
  * fails, log the message and keep the old object (nothing is shared).
  *
@@ -80,6 +86,7 @@
  *   sb_bucket_conf_priorityf        O(1)
  *   sb_bucket_conf_job_allowed      O(1)
  *   sb_bucket_conf_job_policy       O(P + len(PriorityF))
+ *   sb_bucket_conf_job_option       O(P)
  *   sb_bucket_conf_node             O(log N)  by name
  *   sb_bucket_conf_node_count / at  O(1)
  *   sb_bucket_conf_fmt              O(N log N)
@@ -96,6 +103,12 @@
 /* An error buffer of this size holds every message (see above). */
 #define SB_BUCKET_CONF_ERRLEN 1024
 
+/* The largest file sb_bucket_conf_load() reads (4 MiB). */
+#define SB_BUCKET_CONF_BYTES_MAX 4194304
+
+/* At most this many node names in one file (NodeName= lines together). */
+#define SB_BUCKET_CONF_NODES_MAX 1048576
+
 /* Speed of a node that bucket.conf does not name (node.h's default). */
 #define SB_BUCKET_CONF_DEFAULT_SPEED 1.0
 
@@ -110,9 +123,15 @@ typedef struct {
 
 /*
  * Read the file @path. Returns a new configuration, or NULL with errno
- *   EINVAL  bad content (the message in @err), or a NULL @path
+ *   EINVAL  bad content (the message in @err), a NULL @path, or @path
+ *           is not a regular file: "PATH: not a regular file (a FIFO)"
+ *           (a character device, ...); it is not read, a FIFO is not
+ *           even waited for
+ *   EFBIG   larger than SB_BUCKET_CONF_BYTES_MAX bytes: "PATH: larger
+ *           than 4194304 bytes" (checked before reading, and again
+ *           while reading, should the file grow)
  *   ENOMEM  out of memory
- *   any errno of fopen() or fread() (ENOENT, EACCES, EISDIR, EIO, ...);
+ *   any errno of open() or read() (ENOENT, EACCES, EISDIR, EIO, ...);
  *           the message is then "PATH: strerror"
  * @err (may be NULL) gets a NUL-terminated message of at most @errlen
  * bytes on failure and is left alone on success. A NUL byte in the file
@@ -167,6 +186,26 @@ bool sb_bucket_conf_job_allowed(const sb_bucket_conf_t *c,
  */
 int sb_bucket_conf_job_policy(const sb_bucket_conf_t *c, const char *name,
 			      sb_policy_t *out);
+
+/* The option of the SPANK plugin by which a job chooses its policy. */
+#define SB_BUCKET_CONF_JOB_OPTION "--bucket-policy"
+
+/*
+ * The value of a job's --bucket-policy=@arg, as the SPANK plugin checks
+ * it where the job is submitted: a policy name (case-insensitive) that
+ * @c allows to jobs. @c is NULL when bucket.conf cannot be read there:
+ * then any policy passes (slurmctld checks again with its own file).
+ * Returns the policy (a sb_policy_kind_t), or -1 with errno ENOENT (no
+ * such policy, or a NULL @arg) or EPERM (not allowed), and one line in
+ * @err (when not NULL; SB_BUCKET_CONF_ERRLEN bytes hold any) that names
+ * the option and the value as shown.h shows it, e.g.
+ *   --bucket-policy=FASTST: unknown policy (expected one of ...)
+ *   --bucket-policy=MINRESOURCE: not allowed to jobs (AllowJobPolicies
+ *   in @path)
+ * O(P).
+ */
+int sb_bucket_conf_job_option(const sb_bucket_conf_t *c, const char *path,
+			      const char *arg, char *err, size_t errlen);
 
 /*
  * The attributes of node @name (exact, case-sensitive, as Slurm node

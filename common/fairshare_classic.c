@@ -74,6 +74,7 @@ int sb_fairshare_classic_compute(sb_assoc_tree_t *t, uint32_t dampening)
 	if (sb__assoc_tree_prepare(t) < 0)
 		return -1;
 	/* Forward scan: fs parents come first, so their S and UE are set. */
+	t->level_norms_ok = false;
 	t->shares_norm[0] = 1.0;
 	t->usage_efctv[0] = 1.0L;
 	for (i = 0; i < t->n; i++) {

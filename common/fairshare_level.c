@@ -32,61 +32,90 @@ int sb_fairshare_level_shift(int levels, int level)
 }
 
 /*
- * Slurm's NORMALIZE_VALUE(v, omin, omax, nmin, nmax), spelled out with the
- * same operation order: ((v - omin) * (nmax - nmin)) / (omax - omin) +
- * nmin. The ratio and constants are long double as in level_based.c.
+ * The level value as the 2014 code computes it, with Slurm's
+ * NORMALIZE_VALUE(v, omin, omax, nmin, nmax) spelled out in the same
+ * operation order, ((v - omin) * (nmax - nmin)) / (omax - omin) + nmin,
+ * and its long double ratio and constants. The checker uses it, and the
+ * fast path below falls back on it.
  */
-static inline uint64_t _value(long double u, long double s, uint64_t bmax)
+static uint64_t _value_exact(long double u, long double s, uint64_t bmax)
 {
-	long double ratio = 0.0L, f;
-	double fd, scaled, margin;
+	long double ratio, f;
 
-	if (s != 0.0L) {
-		long double adj = ((s - 0.0L) * (1.0L - 0.1L)) /
-			(1.0L - 0.0L) + 0.1L;
-
-		ratio = u / adj;
-	}
-	/* 2^-0 is exactly 1. */
-	if (ratio == 0.0L)
-		return bmax;
-	/*
-	 * powl() costs about 0.5 us, which would dominate a pass. The
-	 * double exp2() is within 2^-49 (relative) of powl()'s long double
-	 * here (ratio <= 10 so rounding the ratio costs at most 2^-50, exp2
-	 * and the product one double ulp each, powl one long double ulp).
-	 * When the scaled value is farther than 8 times that from an
-	 * integer, truncating it gives what Slurm's powl() gives; otherwise,
-	 * and always for buckets too wide for doubles, use powl() itself.
-	 */
-	fd = exp2(-(double) ratio);
-	scaled = fd * (double) (bmax - 1) + 1;
-	margin = (double) bmax * 0x1p-46;
-	if (margin < 0.25) {
-		double frac = scaled - floor(scaled);
-
-		if (frac > margin && frac < 1 - margin)
-			return (uint64_t) scaled;
-	}
+	if (s == 0.0L)
+		return 0;
+	ratio = u / (((s - 0.0L) * (1.0L - 0.1L)) / (1.0L - 0.0L) + 0.1L);
 	f = powl(2.0L, -ratio);
 	return (uint64_t) ((f - 0.0L) * (long double) (bmax - 1) /
 			   (1.0L - 0.0L) + 1);
 }
 
-/* The same value the slow way, for the checker and the tests. */
-static uint64_t _value_exact(long double u, long double s, uint64_t bmax)
+/* 2^(-j/128) for j = 0..127, made by exp2() once per pass. */
+#define EXP2_STEPS 128
+
+static void _exp2_table(double *tab)
 {
-	long double ratio = 0.0L, f;
+	int j;
 
-	if (s != 0.0L) {
-		long double adj = ((s - 0.0L) * (1.0L - 0.1L)) /
-			(1.0L - 0.0L) + 0.1L;
+	for (j = 0; j < EXP2_STEPS; j++)
+		tab[j] = exp2(-j / (double) EXP2_STEPS);
+}
 
-		ratio = u / adj;
+/*
+ * 2^-r for 0 <= r <= 10, within 4 double ulps: 2^-(whole 128ths) from
+ * @tab and a power of two, times a degree-5 polynomial of e^-x for the
+ * rest (x <= ln 2 / 128: the next term is below 2^-54). Half the cost of
+ * exp2(), which a pass calls for every association.
+ */
+static inline double _exp2_neg(double r, const double *tab)
+{
+	static const double pow2[11] = {
+		1.0, 0x1p-1, 0x1p-2, 0x1p-3, 0x1p-4, 0x1p-5, 0x1p-6, 0x1p-7,
+		0x1p-8, 0x1p-9, 0x1p-10,
+	};
+	double y = r * EXP2_STEPS, x;
+	int k = (int) y;
+
+	x = (y - k) * (0.6931471805599453094 / EXP2_STEPS);
+	return tab[k % EXP2_STEPS] * pow2[k / EXP2_STEPS] *
+		(1 - x * (1 - x * (1.0 / 2 - x * (1.0 / 6 - x * (1.0 / 24 -
+							     x / 120)))));
+}
+
+/*
+ * _value_exact() at a fraction of its cost: powl() costs about 0.5 us and
+ * an 80-bit division much more than a double one, which would dominate a
+ * pass. Here the ratio is a double division (U <= 1, S' >= 0.1: the ratio
+ * is at most 10 and within 2^-51 of the long double one), so 2^-ratio is
+ * within 2^-48 (relative) of powl()'s. When the scaled value is farther
+ * than 8 times that from an integer, truncating it gives what the long
+ * double arithmetic gives; otherwise, for a ratio above 10 (an account
+ * given less usage than its children's, in a file) and always for buckets
+ * too wide for doubles, the long double arithmetic itself decides.
+ */
+static inline uint64_t _value(double u, double s, uint64_t bmax,
+			      const double *tab)
+{
+	double ratio, scaled, margin;
+
+	/* 0 shares: below every value the formula gives (see the header). */
+	if (s == 0.0)
+		return 0;
+	/* no usage: 2^-0 is exactly 1 */
+	if (u == 0.0)
+		return bmax;
+	ratio = u / (s * 0.9 + 0.1);
+	margin = (double) bmax * 0x1p-45;
+	if (ratio <= 10 && margin < 0.25) {
+		double frac;
+
+		scaled = _exp2_neg(ratio, tab) * (double) (bmax - 1) + 1;
+		/* scaled < 2^43 here: an integer conversion is floor() */
+		frac = scaled - (double) (int64_t) scaled;
+		if (frac > margin && frac < 1 - margin)
+			return (uint64_t) scaled;
 	}
-	f = powl(2.0L, -ratio);
-	return (uint64_t) ((f - 0.0L) * (long double) (bmax - 1) /
-			   (1.0L - 0.0L) + 1);
+	return _value_exact(u, s, bmax);
 }
 
 uint64_t sb_fairshare_level_value(long double usage_efctv, double shares_norm,
@@ -97,7 +126,7 @@ uint64_t sb_fairshare_level_value(long double usage_efctv, double shares_norm,
 		errno = EINVAL;
 		return 0;
 	}
-	return _value(usage_efctv, shares_norm, _bucket_max(levels));
+	return _value_exact(usage_efctv, shares_norm, _bucket_max(levels));
 }
 
 int sb_fairshare_level_compose(int levels, const uint64_t *values,
@@ -243,6 +272,7 @@ int sb_fairshare_level_compute(sb_assoc_tree_t *t, int levels)
 	uint32_t *cnt;
 	signed char *lvl = NULL;
 	int i, u = 0, width, unused;
+	double tab[EXP2_STEPS];
 	uint64_t bmax;
 
 	if (!t || !_levels_ok(levels)) {
@@ -262,7 +292,8 @@ int sb_fairshare_level_compute(sb_assoc_tree_t *t, int levels)
 	width = 64 / levels;
 	unused = 64 % levels;
 	bmax = _bucket_max(levels);
-	t->shares_norm[0] = 0.0;
+	sb__assoc_tree_level_norms(t);
+	_exp2_table(tab);
 	/* Accounts keep factor and rank 0, and nobody a Level FS; already
 	 * so after a LEVEL_BASED pass. */
 	if (t->filled != SB_FS_LEVEL_BASED) {
@@ -288,9 +319,8 @@ int sb_fairshare_level_compute(sb_assoc_tree_t *t, int levels)
 		int level = lvl[t->fs_parent[i]] + 1;
 		long double fu = t->usage[t->fs_parent[i]];
 		uint64_t v = 0;
-		double norm = 0.0, sn = sb__fs_norm_level(t, i);
+		double norm = 0.0, sn = t->shares_norm[i];
 
-		t->shares_norm[i] = sn;
 		lvl[i] = (signed char) (level < levels ? level : levels);
 		if (fu)
 			norm = (double) (((t->usage[i] - 0.0L) *
@@ -301,7 +331,7 @@ int sb_fairshare_level_compute(sb_assoc_tree_t *t, int levels)
 			if (t->shares[i] == SB_SHARES_PARENT)
 				v = t->is_user[i] ? bmax : 0;
 			else
-				v = _value(norm, sn, bmax);
+				v = _value(norm, sn, bmax, tab);
 			v <<= (levels - level - 1) * width + unused;
 		}
 		t->fs_raw[i] = t->fs_raw[t->parent[i]] | v;
@@ -363,11 +393,8 @@ int sb_fairshare_level_check(const sb_assoc_tree_t *t)
 		}
 		if (t->fs_raw[i] != (pr | v))
 			goto bad;
-		if (t->is_user[i]) {
-			if (!t->fs_raw[i])
-				goto bad;
+		if (t->is_user[i])
 			raw[u++] = t->fs_raw[i];
-		}
 	}
 	qsort(raw, (size_t) u, sizeof(*raw), _cmp_raw_desc);
 	for (i = 1; i < t->n; i++) {

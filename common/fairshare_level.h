@@ -13,24 +13,29 @@
  *
  * where U = usage / fs parent's usage, S' = shares / level shares mapped
  * from [0, 1] to [0.1, 1] (so a tiny share cannot make the exponent
- * explode), and 0 is never produced. A user's raw value is the OR of the
- * shifted values on its path, so any difference at a higher level
- * outweighs everything below it. Users are sorted by raw value and the
- * factor is rank / users, tied users sharing the rank of the first of
+ * explode); the formula never gives 0. An association with 0 normalised
+ * shares gets 0, below every sibling with shares whatever the usage: 0
+ * shares rank last, as in Fair Tree and classic. A user's raw value is the
+ * OR of the shifted values on its path, so any difference at a higher
+ * level outweighs everything below it. Users are sorted by raw value and
+ * the factor is rank / users, tied users sharing the rank of the first of
  * them (e.g. 7,6,5,5,5,2,1,0): factors lie in [0, (N - 1) / N].
  *
- * Historic quirks kept on purpose (level_based.c at d4ae6722784c):
- *  - 0 normalised shares leave the ratio at 0, so the level value is the
- *    bucket maximum: a 0-share account ranks *highest*;
+ * Deliberate difference from the 2014 code (level_based.c at
+ * d4ae6722784c): there 0 shares left the ratio at 0, so the level value
+ * was the bucket maximum and a 0-share account ranked *highest*.
+ *
+ * Historic quirks kept on purpose:
  *  - a 'parent' user gets the bucket maximum; a 'parent' account adds no
  *    bits and its (re-attached) children are valued at its own level;
  *  - associations deeper than L levels add nothing (inherit the parent's
  *    raw value);
  *  - arithmetic is long double (powl), U is rounded through a double as
- *    Slurm's level_based_calc_assoc_usage() returned one. (A double exp2()
- *    replaces powl() where the scaled value is far enough from an integer
- *    that both provably truncate alike; the checker recomputes every value
- *    with powl().)
+ *    Slurm's level_based_calc_assoc_usage() returned one. (Double
+ *    arithmetic, a table of powers of two and a short polynomial replace
+ *    them where the scaled value is far enough from an integer that both
+ *    provably truncate alike; the checker recomputes every value the long
+ *    double way.)
  *
  * Results (sb_assoc_tree_get): shares_norm, usage_efctv, fs_raw (every
  * association; root 0), and for users fs_ranked (rank scaled to 64 bits),
@@ -66,9 +71,9 @@ int sb_fairshare_level_compute(sb_assoc_tree_t *t, int levels);
 /*
  * The unshifted value of one level for effective usage @usage_efctv and
  * normalised shares @shares_norm with @levels buckets:
- * 1 + 2^(-U / S') * (bucket_max - 1) truncated, S' = 0.1 + 0.9 S, and the
- * bucket maximum when @shares_norm is 0. Returns the value (>= 1), or 0
- * with errno EINVAL (levels out of range, negative or NaN inputs). O(1).
+ * 1 + 2^(-U / S') * (bucket_max - 1) truncated, S' = 0.1 + 0.9 S; 0 when
+ * @shares_norm is 0. Returns the value, or 0 with errno EINVAL (levels out
+ * of range, negative or NaN inputs; errno is left alone otherwise). O(1).
  */
 uint64_t sb_fairshare_level_value(long double usage_efctv, double shares_norm,
 				  int levels);

@@ -48,12 +48,18 @@ struct sb_assoc_tree {
 	uint32_t *level_shares;	/* sum of shares among fs siblings */
 	bool layout_ok;
 
-	/* Usage: users' input; accounts' sums when sums_ok. */
+	/* Usage as Slurm keeps it on each association (given), or for an
+	 * account never given one the sum of its children's (sums_ok). */
 	long double *usage;
+	unsigned char *usage_given;
+	int n_summed;		/* accounts and root not given a usage */
 	bool sums_ok;
 
 	/* Results of the last sb_fairshare_*_compute(). */
 	double *shares_norm;
+	bool level_norms_ok;	/* shares_norm holds the per-level ratios
+				 * of the current layout (fair_tree and
+				 * level_based share them; classic not) */
 	long double *usage_efctv;
 	long double *level_fs;
 	double *fs_factor;
@@ -84,12 +90,20 @@ struct sb_assoc_tree {
 
 /*
  * Make the derived layout current (fs parents, fs children lists, level
- * shares) and roll user usage up into every account and root. Called by
- * each algorithm at the start of a pass. Returns 0, or -1 with errno
- * ENOMEM or ERANGE (a level's shares do not fit 32 bits, where Slurm's own
- * sum would wrap). O(n).
+ * shares) and sum the usage of the accounts never given one. Called by
+ * each algorithm at the start of a pass; O(1) when neither changed.
+ * Returns 0, or -1 with errno ENOMEM or ERANGE (a level's shares do not
+ * fit 32 bits, where Slurm's own sum would wrap). O(n).
  */
 int sb__assoc_tree_prepare(struct sb_assoc_tree *t);
+
+/*
+ * Make shares_norm the per-level ratios (sb__fs_norm_level()) of every
+ * association, root 0. They only depend on the layout, so a pass after a
+ * Fair Tree or LEVEL_BASED pass on the same layout finds them done. Call
+ * after sb__assoc_tree_prepare(). O(n), O(1) when done.
+ */
+void sb__assoc_tree_level_norms(struct sb_assoc_tree *t);
 
 /*
  * Scratch memory of at least @size bytes, valid until the next call or

@@ -13,45 +13,73 @@
 #include "fairshare_tree.h"
 
 /*
- * A sibling as the sort sees it, compact so that a level sorts in cache.
- * The key orders by the Level FS rounded to a double (non-negative doubles
- * order like their bit patterns), users first on equal doubles: ~(bits <<
- * 1 | user), ascending. Rounding is monotonic, so only siblings whose
- * doubles are equal can be out of long double order; _fix_runs() sorts
- * those runs by the exact values. Sorting integers without branches is
- * what keeps a 100k-user pass in a few milliseconds.
+ * A sibling as the sort sees it: one 64-bit integer, so that a level sorts
+ * in cache and moves little. From the top: the Level FS rounded to a
+ * double and cut to its high bits (non-negative doubles order like their
+ * bit patterns), a user bit (users first on equal bits), both complemented
+ * so that ascending keys are descending Level FS; then the sibling's
+ * position in its fs parent's list, in the low @pb bits. Keys are unique,
+ * so any sort is stable. Rounding and cutting are monotonic: only
+ * siblings with equal cut values can be out of long double order, and
+ * _fix_runs() sorts those runs by the exact values. Sorting integers
+ * without branches is what keeps a 100k-user pass in a few milliseconds.
  */
-struct ft_key {
-	uint64_t k;
-	int id;
-	int user;
-};
-
-static uint64_t _key(long double lfs, bool user)
+static inline uint64_t _key(long double lfs, bool user, int pos, int pb)
 {
 	double d = (double) lfs;
-	uint64_t bits;
+	uint64_t bits, hi;
 
 	memcpy(&bits, &d, sizeof(bits));
-	return ~((bits << 1) | (user ? 1 : 0));
+	/* the sign bit is 0: bits >> pb leaves room for the user bit */
+	hi = ((bits >> pb) & ~UINT64_C(1)) | (user ? 1 : 0);
+	return (~hi << pb) | (uint64_t) pos;
 }
 
-/* Stable bottom-up merge sort of @v by key; @tmp holds k entries. */
-static void _sort_keys(struct ft_key *v, int k, struct ft_key *tmp)
+static inline bool _key_user(uint64_t k, int pb)
 {
-	struct ft_key *src = v, *dst = tmp, *sw;
-	int w, i, j;
+	return !((k >> pb) & 1);
+}
 
-	for (i = 1; i < k; i++) {
-		/* Short runs first: insertion sort of blocks of 4. */
-		if (i % 4 == 0)
-			continue;
-		for (j = i; j % 4 && v[j].k < v[j - 1].k; j--) {
-			struct ft_key x = v[j];
+/* Bits of a position among @k siblings. */
+static inline int _pos_bits(int k)
+{
+	int b = 1;
 
-			v[j] = v[j - 1];
-			v[j - 1] = x;
-		}
+	while (b < 31 && (1 << b) < k)
+		b++;
+	return b;
+}
+
+/* Compare-exchange of a sorting network, without branches. */
+static inline void _cx(uint64_t *x, uint64_t *y)
+{
+	uint64_t a = *x, b = *y;
+
+	*x = b < a ? b : a;
+	*y = b < a ? a : b;
+}
+
+/* Bottom-up merge sort of @v (unique keys); @tmp holds k entries. */
+static void _sort_keys(uint64_t *v, int k, uint64_t *tmp)
+{
+	uint64_t *src = v, *dst = tmp, *sw;
+	int w, i;
+
+	/* Runs of 4 first, by a network (a branchy insertion sort would
+	 * mispredict about once per key). */
+	for (i = 0; i + 4 <= k; i += 4) {
+		_cx(&v[i], &v[i + 1]);
+		_cx(&v[i + 2], &v[i + 3]);
+		_cx(&v[i], &v[i + 2]);
+		_cx(&v[i + 1], &v[i + 3]);
+		_cx(&v[i + 1], &v[i + 2]);
+	}
+	if (k - i == 3) {
+		_cx(&v[i + 1], &v[i + 2]);
+		_cx(&v[i], &v[i + 2]);
+		_cx(&v[i], &v[i + 1]);
+	} else if (k - i == 2) {
+		_cx(&v[i], &v[i + 1]);
 	}
 	for (w = 4; w < k; w *= 2) {
 		for (i = 0; i < k; i += 2 * w) {
@@ -60,10 +88,10 @@ static void _sort_keys(struct ft_key *v, int k, struct ft_key *tmp)
 			int o = i;
 
 			while (a < ae && b < be) {
-				/* Right only when strictly smaller: stable. */
-				int r = src[b].k < src[a].k;
+				uint64_t x = src[a], y = src[b];
+				int r = y < x;
 
-				dst[o++] = src[r ? b : a];
+				dst[o++] = r ? y : x;
 				b += r;
 				a += !r;
 			}
@@ -80,29 +108,35 @@ static void _sort_keys(struct ft_key *v, int k, struct ft_key *tmp)
 		memcpy(v, src, (size_t) k * sizeof(*v));
 }
 
-/* Order runs of equal doubles by the exact long double, descending, users
- * first on exact ties; insertion sort keeps it stable. */
-static void _fix_runs(const long double *lfs, struct ft_key *v, int k)
+/*
+ * Order runs of equal cut values by the exact long double, descending,
+ * users first on exact ties, then position; an insertion sort, since
+ * runs are short (or exact ties, which it leaves in place).
+ */
+static void _fix_runs(const long double *lfs, const int *kids, uint64_t *v,
+		      int k, int pb)
 {
+	uint64_t pmask = (UINT64_C(1) << pb) - 1;
 	int i = 0;
 
 	while (i < k) {
 		int e = i + 1, a, b;
 
-		while (e < k && (v[e].k >> 1) == (v[i].k >> 1))
+		/* equal cut values, users and accounts alike */
+		while (e < k && (v[e] >> (pb + 1)) == (v[i] >> (pb + 1)))
 			e++;
 		for (a = i + 1; a < e; a++) {
 			for (b = a; b > i; b--) {
-				const struct ft_key *x = &v[b], *y = &v[b - 1];
-				struct ft_key t;
+				uint64_t x = v[b], y = v[b - 1];
+				long double lx = lfs[kids[x & pmask]];
+				long double ly = lfs[kids[y & pmask]];
 
-				if (!(lfs[x->id] > lfs[y->id] ||
-				      (lfs[x->id] == lfs[y->id] && x->user &&
-				       !y->user)))
+				if (!(lx > ly ||
+				      (lx == ly && _key_user(x, pb) &&
+				       !_key_user(y, pb))))
 					break;
-				t = v[b];
-				v[b] = v[b - 1];
-				v[b - 1] = t;
+				v[b] = y;
+				v[b - 1] = x;
 			}
 		}
 		i = e;
@@ -111,10 +145,10 @@ static void _fix_runs(const long double *lfs, struct ft_key *v, int k)
 
 struct ft_pass {
 	struct sb_assoc_tree *t;
-	struct ft_key *keys;	/* a stack: each level pushes its siblings,
+	uint64_t *keys;		/* a stack: each level pushes its siblings,
 				 * so only the current path is in cache */
 	int sp;			/* stack top */
-	struct ft_key *tmp;	/* merge buffer, largest sibling group */
+	uint64_t *tmp;		/* merge buffer, largest sibling group */
 	uint32_t rank;		/* Slurm's rank */
 	uint32_t rnt;		/* Slurm's "rank, no ties" */
 	uint32_t users;
@@ -122,38 +156,40 @@ struct ft_pass {
 
 /*
  * Slurm's _calc_assoc_fs() for the @k fs children @kids: U against the
- * fs parent's usage @pu, then S / U. Two passes, each a run of
+ * fs parent's usage @pu, then S / U, and each child's sort key into @key
+ * while its Level FS is still in a register. Two passes, each a run of
  * independent 80-bit divisions the FPU can overlap (one pass doing both
  * would wait for each U before its S / U): exact long doubles are what
  * Slurm compares, so the divisions stay.
  */
 static void _calc_assoc_fs(struct sb_assoc_tree *t, const int *kids, int k,
-			   long double pu)
+			   long double pu, uint64_t *key, int pb)
 {
 	int i;
 
 	for (i = 0; i < k; i++) {
 		int id = kids[i];
 
-		t->shares_norm[id] = sb__fs_norm_level(t, id);
 		t->usage_efctv[id] = pu ? t->usage[id] / pu : 0.0L;
 	}
 	for (i = 0; i < k; i++) {
 		int id = kids[i];
 		double s = t->shares_norm[id];
+		long double lfs;
 
 		if (t->shares[id] == SB_SHARES_PARENT)
-			t->level_fs[id] = t->is_user[id] ?
-				(long double) INFINITY : SB_FS_NO_VAL;
+			lfs = t->is_user[id] ? (long double) INFINITY
+					     : SB_FS_NO_VAL;
 		else if (s == 0.0)
-			t->level_fs[id] = 0.0L;
+			lfs = 0.0L;
 		else if (t->usage_efctv[id] == 0.0L)
 			/* s / 0 is +inf ("NOT A BUG" in Slurm) without
 			 * the x87's slow division by zero */
-			t->level_fs[id] = (long double) INFINITY;
+			lfs = (long double) INFINITY;
 		else
-			t->level_fs[id] = (long double) s /
-				t->usage_efctv[id];
+			lfs = (long double) s / t->usage_efctv[id];
+		t->level_fs[id] = lfs;
+		key[i] = _key(lfs, t->is_user[id], i, pb);
 	}
 }
 
@@ -162,35 +198,37 @@ static void _calc_tree_fs(struct ft_pass *ps, int parent, bool account_tied)
 {
 	struct sb_assoc_tree *t = ps->t;
 	const int *kids = t->fs_kids + t->fs_first[parent];
-	struct ft_key *sib = ps->keys + ps->sp;
-	long double pu = t->usage[parent], prev = SB_FS_NO_VAL;
-	int k = t->fs_count[parent], i;
+	uint64_t *sib = ps->keys + ps->sp, pmask;
+	long double pu = t->usage[parent];
+	int k = t->fs_count[parent], i, pb = _pos_bits(k), prev = -1;
 
 	ps->sp += k;
+	pmask = (UINT64_C(1) << pb) - 1;
 
-	_calc_assoc_fs(t, kids, k, pu);
-	for (i = 0; i < k; i++) {
-		sib[i].id = kids[i];
-		sib[i].user = t->is_user[kids[i]];
-		sib[i].k = _key(t->level_fs[kids[i]], sib[i].user);
-	}
+	_calc_assoc_fs(t, kids, k, pu, sib, pb);
 	_sort_keys(sib, k, ps->tmp);
-	_fix_runs(t->level_fs, sib, k);
+	_fix_runs(t->level_fs, kids, sib, k, pb);
 
 	for (i = 0; i < k; i++) {
-		long double lfs = t->level_fs[sib[i].id];
+		int id = kids[sib[i] & pmask];
 		bool tied;
 
-		if (i == 0 && account_tied)
-			tied = true;
+		/* Equal Level FS have equal cut values: only those are
+		 * compared exactly. The first sibling compares with Slurm's
+		 * initial "previous", NO_VAL. */
+		if (i == 0)
+			tied = account_tied ||
+				t->level_fs[id] == SB_FS_NO_VAL;
 		else
-			tied = prev == lfs;
+			tied = (sib[i] >> (pb + 1)) ==
+				(sib[i - 1] >> (pb + 1)) &&
+				t->level_fs[id] == t->level_fs[prev];
 
-		if (sib[i].user) {
+		if (_key_user(sib[i], pb)) {
 			if (!tied)
 				ps->rank = ps->rnt;
-			t->rank[sib[i].id] = ps->rank;
-			t->fs_factor[sib[i].id] = ps->rank / (double) ps->users;
+			t->rank[id] = ps->rank;
+			t->fs_factor[id] = ps->rank / (double) ps->users;
 			ps->rnt--;
 		} else {
 			/*
@@ -199,9 +237,9 @@ static void _calc_tree_fs(struct ft_pass *ps, int parent, bool account_tied)
 			 * the following *users*, and a user never follows an
 			 * account with equal Level FS: the count is 0.
 			 */
-			_calc_tree_fs(ps, sib[i].id, tied);
+			_calc_tree_fs(ps, id, tied);
 		}
-		prev = lfs;
+		prev = id;
 	}
 	ps->sp -= k;
 }
@@ -231,7 +269,7 @@ int sb_fairshare_tree_compute(sb_assoc_tree_t *t)
 	ps.t = t;
 	ps.users = (uint32_t) t->n_users;
 	ps.rank = ps.rnt = ps.users;
-	t->shares_norm[0] = 0.0;
+	sb__assoc_tree_level_norms(t);
 	/* Accounts keep factor and rank 0 and nobody has a raw value; users
 	 * all get their factor below. Already so after a Fair Tree pass. */
 	if (t->filled != SB_FS_FAIR_TREE) {

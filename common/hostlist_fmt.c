@@ -17,8 +17,9 @@
 #include "strbuf.h"
 
 typedef struct {
-	char **v;
-	size_t n, cap;
+	char **v;			/* the names, room for all */
+	size_t n;
+	char *buf;			/* the name being built */
 	const char *s;
 	int err;
 	size_t errpos;
@@ -34,172 +35,251 @@ static void _fail(_exp_t *e, int err, size_t pos, const char *msg)
 	e->errmsg = msg;
 }
 
-static void _push(_exp_t *e, const char *name, size_t len)
+/* a * b, or anything above SB_HOSTLIST_MAX once it passes it. */
+static uint64_t _mul(uint64_t a, uint64_t b)
 {
-	char **v;
+	return a && b > (SB_HOSTLIST_MAX + 1ULL) / a ? SB_HOSTLIST_MAX + 1ULL
+						     : a * b;
+}
 
-	if (e->err)
-		return;
-	if (e->n >= SB_HOSTLIST_MAX) {
-		_fail(e, E2BIG, 0, "too many names");
-		return;
-	}
-	if (e->n == e->cap) {
-		size_t cap = e->cap ? 2 * e->cap : 64;
+static uint64_t _add(uint64_t a, uint64_t b)
+{
+	return a + b > SB_HOSTLIST_MAX ? SB_HOSTLIST_MAX + 1ULL : a + b;
+}
 
-		if (!(v = realloc(e->v, cap * sizeof(*v)))) {
-			_fail(e, ENOMEM, 0, "out of memory");
-			return;
-		}
-		e->v = v;
-		e->cap = cap;
-	}
-	if (!(e->v[e->n] = strndup(name, len))) {
-		_fail(e, ENOMEM, 0, "out of memory");
-		return;
-	}
-	e->n++;
+/* The digits at s[*r..close): their value; *digits gets their count. */
+static unsigned long long _digits(const char *s, size_t *r, size_t close,
+				  size_t *digits)
+{
+	unsigned long long v = 0;
+
+	for (*digits = 0; *r < close && s[*r] >= '0' && s[*r] <= '9';
+	     (*r)++, (*digits)++)
+		if (*digits < SB_HOSTLIST_DIGITS)
+			v = v * 10 + (unsigned) (s[*r] - '0');
+	return v;
 }
 
 /*
- * Expand the item text at s[p..end) with `done` already produced (the
- * part before p, expanded) in buf[0..blen).
+ * Check the bracket group opening at s[q] (in an item ending at @end):
+ * *close gets its ']' and the return value the number of values in it
+ * (saturated, as _add()); 0 after an error.
  */
-static void _item(_exp_t *e, size_t p, size_t end, char *buf, size_t blen)
+static uint64_t _group(_exp_t *e, size_t q, size_t end, size_t *close)
 {
 	const char *s = e->s;
-	size_t q, close, r;
+	size_t r, a, b, digits;
+	unsigned long long lo, hi;
+	uint64_t n = 0;
 
-	/* Copy literal text up to the next bracket. */
-	for (q = p; q < end && s[q] != '['; q++) {
-		if (s[q] == ']') {
-			_fail(e, EINVAL, q, "unbalanced ']'");
-			return;
+	for (*close = q + 1; *close < end && s[*close] != ']'; (*close)++)
+		if (s[*close] == '[') {
+			_fail(e, EINVAL, *close, "nested '['");
+			return 0;
 		}
-		buf[blen++] = s[q];
-	}
-	if (q == end) {
-		_push(e, buf, blen);
-		return;
-	}
-	for (close = q + 1; close < end && s[close] != ']'; close++)
-		if (s[close] == '[') {
-			_fail(e, EINVAL, close, "nested '['");
-			return;
-		}
-	if (close == end) {
+	if (*close == end) {
 		_fail(e, EINVAL, q, "unbalanced '['");
-		return;
+		return 0;
 	}
-	if (close == q + 1) {
-		_fail(e, EINVAL, close, "empty '[ ]'");
-		return;
+	if (*close == q + 1) {
+		_fail(e, EINVAL, *close, "empty '[ ]'");
+		return 0;
 	}
-	/* Each number or range inside [ ]. */
-	for (r = q + 1; r < close && !e->err;) {
-		unsigned long long lo = 0, hi;
-		size_t a = r, width, digits = 0;
-		int pad;
-
-		while (r < close && s[r] >= '0' && s[r] <= '9') {
-			if (lo > UINT32_MAX) {
-				_fail(e, EINVAL, a, "number too large");
-				return;
-			}
-			lo = lo * 10 + (unsigned) (s[r++] - '0');
-			digits++;
-		}
+	for (r = q + 1; r < *close;) {
+		a = r;
+		lo = hi = _digits(s, &r, *close, &digits);
 		if (!digits) {
 			_fail(e, EINVAL, r, "expected a number in '[ ]'");
-			return;
+			return 0;
 		}
-		pad = s[a] == '0' && digits > 1;
-		width = digits;
-		hi = lo;
-		if (r < close && s[r] == '-') {
-			size_t b = ++r;
-
-			hi = 0;
-			while (r < close && s[r] >= '0' && s[r] <= '9') {
-				if (hi > UINT32_MAX) {
-					_fail(e, EINVAL, b, "number too large");
-					return;
-				}
-				hi = hi * 10 + (unsigned) (s[r++] - '0');
-			}
-			if (r == b) {
+		if (digits > SB_HOSTLIST_DIGITS) {
+			_fail(e, EINVAL, a, "number too large");
+			return 0;
+		}
+		if (r < *close && s[r] == '-') {
+			b = ++r;
+			hi = _digits(s, &r, *close, &digits);
+			if (!digits) {
 				_fail(e, EINVAL, r,
 				      "expected a number after '-'");
-				return;
+				return 0;
+			}
+			if (digits > SB_HOSTLIST_DIGITS) {
+				_fail(e, EINVAL, b, "number too large");
+				return 0;
 			}
 			if (hi < lo) {
 				_fail(e, EINVAL, a, "range goes down");
-				return;
+				return 0;
 			}
 		}
-		if (r < close && s[r] != ',') {
+		if (r < *close && s[r] != ',') {
 			_fail(e, EINVAL, r, "unexpected character in '[ ]'");
-			return;
+			return 0;
 		}
-		if (r < close && r + 1 == close) {
+		if (r < *close && r + 1 == *close) {
 			_fail(e, EINVAL, r + 1, "expected a number in '[ ]'");
-			return;
+			return 0;
 		}
-		if (hi - lo >= SB_HOSTLIST_MAX) {
-			_fail(e, E2BIG, a, "too many names");
-			return;
-		}
-		r += r < close;
-		for (; lo <= hi && !e->err; lo++) {
-			int k = sprintf(buf + blen, "%0*llu",
-					pad ? (int) width : 1, lo);
-
-			_item(e, close + 1, end, buf, blen + (size_t) k);
-		}
+		n = _add(n, hi - lo >= SB_HOSTLIST_MAX ? SB_HOSTLIST_MAX + 1ULL
+						       : hi - lo + 1);
+		r += r < *close;
 	}
+	return n;
 }
 
-int sb_hostlist_expand(const char *s, char ***names, size_t *n,
-		       size_t *errpos, const char **errmsg)
+/* Check the item s[p..end); the number of names it stands for, or 0. */
+static uint64_t _scan_item(_exp_t *e, size_t p, size_t end)
 {
-	_exp_t e = { .s = s };
-	size_t p = 0, q, depth;
-	char *buf;
+	const char *s = e->s;
+	uint64_t n = 1;
+	size_t q, close;
 
-	if (!s || !names || !n) {
-		errno = EINVAL;
-		return -1;
+	for (q = p; q < end; q++) {
+		if (s[q] == ']') {
+			_fail(e, EINVAL, q, "unbalanced ']'");
+			return 0;
+		}
+		if (s[q] != '[')
+			continue;
+		n = _mul(n, _group(e, q, end, &close));
+		if (e->err)
+			return 0;
+		q = close;
 	}
-	/* Every name is shorter than its item plus 20 digits per bracket. */
-	if (!(buf = malloc(strlen(s) * 11 + 32)))
-		return -1;
+	return n;
+}
+
+/*
+ * Cut @s into items at the commas outside brackets, calling @item on
+ * each (with the state, its start and end) until an error. Returns the
+ * sum of @item's results, saturated as _add().
+ */
+static uint64_t _items(_exp_t *e,
+		       uint64_t (*item)(_exp_t *, size_t, size_t))
+{
+	const char *s = e->s;
+	size_t p = 0, q, depth;
+	uint64_t n = 0;
+
 	if (!*s)
-		_fail(&e, EINVAL, 0, "empty host list");
-	while (s[p] && !e.err) {
+		_fail(e, EINVAL, 0, "empty host list");
+	while (s[p] && !e->err) {
 		for (q = p, depth = 0; s[q] && (depth || s[q] != ','); q++)
 			if (s[q] == '[')
 				depth++;
 			else if (s[q] == ']' && depth)
 				depth--;
 		if (q == p) {
-			_fail(&e, EINVAL, p, "empty name");
+			_fail(e, EINVAL, p, "empty name");
 			break;
 		}
-		_item(&e, p, q, buf, 0);
+		n = _add(n, item(e, p, q));
 		p = q;
 		if (s[p] == ',') {
 			p++;
 			if (!s[p])
-				_fail(&e, EINVAL, p, "empty name at the end");
+				_fail(e, EINVAL, p, "empty name at the end");
 		}
 	}
-	free(buf);
+	return n;
+}
+
+/*
+ * Expand the (checked) item text at s[p..end) with the part before p,
+ * expanded, in buf[0..blen).
+ */
+static void _expand(_exp_t *e, size_t p, size_t end, char *buf, size_t blen)
+{
+	const char *s = e->s;
+	size_t q, close, r, digits;
+	unsigned long long lo, hi;
+	int width;
+
+	for (q = p; q < end && s[q] != '['; q++)
+		buf[blen++] = s[q];
+	if (q == end) {
+		if (!(e->v[e->n] = strndup(buf, blen)))
+			_fail(e, ENOMEM, 0, "out of memory");
+		else
+			e->n++;
+		return;
+	}
+	close = q + 1 + strcspn(s + q + 1, "]");
+	for (r = q + 1; r < close && !e->err; r++) {
+		lo = hi = _digits(s, &r, close, &digits);
+		/* A leading zero fixes the width ("n[01-10]"). */
+		width = s[r - digits] == '0' && digits > 1 ? (int) digits : 1;
+		if (r < close && s[r] == '-') {
+			r++;
+			hi = _digits(s, &r, close, &digits);
+		}
+		for (; lo <= hi && !e->err; lo++)
+			_expand(e, close + 1, end,
+				buf, blen + (size_t) sprintf(buf + blen,
+							     "%0*llu", width,
+							     lo));
+	}
+}
+
+static uint64_t _expand_item(_exp_t *e, size_t p, size_t end)
+{
+	_expand(e, p, end, e->buf, 0);
+	return 0;
+}
+
+int sb_hostlist_count(const char *s, size_t *n, size_t *errpos,
+		      const char **errmsg)
+{
+	_exp_t e = { .s = s };
+	uint64_t count;
+
+	if (!s || !n) {
+		errno = EINVAL;
+		return -1;
+	}
+	count = _items(&e, _scan_item);
+	if (!e.err && count > SB_HOSTLIST_MAX)
+		_fail(&e, E2BIG, 0, "too many names");
 	if (e.err) {
-		sb_hostlist_free(e.v, e.n);
 		if (errpos)
 			*errpos = e.errpos;
 		if (errmsg)
 			*errmsg = e.errmsg;
+		errno = e.err;
+		return -1;
+	}
+	*n = (size_t) count;
+	return 0;
+}
+
+int sb_hostlist_expand(const char *s, char ***names, size_t *n,
+		       size_t *errpos, const char **errmsg)
+{
+	_exp_t e = { .s = s };
+	size_t count;
+
+	if (!names || !n) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (sb_hostlist_count(s, &count, errpos, errmsg))
+		return -1;
+	/* A name is never longer than its item: digits come from digits. */
+	if (!(e.v = malloc(count * sizeof(*e.v))) ||
+	    !(e.buf = malloc(strlen(s) + 1))) {
+		free(e.v);
+		errno = ENOMEM;
+		return -1;
+	}
+	_items(&e, _expand_item);
+	free(e.buf);
+	if (e.err) {
+		sb_hostlist_free(e.v, e.n);
+		if (errpos)
+			*errpos = 0;
+		if (errmsg)
+			*errmsg = "out of memory";
 		errno = e.err;
 		return -1;
 	}
@@ -230,7 +310,7 @@ static _split_t _split(const char *name)
 	size_t len = strlen(name), i = len;
 
 	while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9' &&
-	       len - i < 18)
+	       len - i < SB_HOSTLIST_DIGITS)
 		i--;
 	sp.plen = i;
 	sp.digits = len - i;

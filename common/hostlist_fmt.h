@@ -7,9 +7,18 @@
  * Slurm's own hostlist_* functions live in libslurmfull, so these carry
  * the sb_ prefix. Brackets hold comma-separated numbers and ranges; a
  * number with a leading zero fixes the width ("n[001-010]"); several
- * bracket groups in one item multiply ("r[1-2]n[1-2]" is 4 names).
+ * bracket groups in one item multiply ("r[1-2]n[1-2]" is 4 names). A
+ * number in brackets has at most SB_HOSTLIST_DIGITS digits, leading
+ * zeros included: as many as sb_hostlist_fmt() puts in one, so whatever
+ * it writes reads back.
  *
- *   sb_hostlist_expand   O(output)
+ * The whole expression is checked and its names counted before any is
+ * made: a syntax error anywhere, or a count over SB_HOSTLIST_MAX, is
+ * reported at once, whatever the brackets multiply to.
+ *
+ *   sb_hostlist_count    O(length)
+ *   sb_hostlist_expand   O(length + output)
+ *   sb_hostlist_cmp      O(length)
  *   sb_hostlist_fmt      O(total length)
  */
 #ifndef SB_HOSTLIST_FMT_H
@@ -20,11 +29,24 @@
 /* At most this many names from one expression (a typo guard). */
 #define SB_HOSTLIST_MAX 10000000
 
+/* At most this many digits in a number in brackets. */
+#define SB_HOSTLIST_DIGITS 18
+
+/*
+ * Check @s and count its names without making them: *n gets the count.
+ * Returns 0, or -1 with errno EINVAL (a NULL argument, or a syntax
+ * error: *errpos gets its offset and *errmsg a static message, when
+ * not NULL) or E2BIG (more than SB_HOSTLIST_MAX names; *errpos 0,
+ * *errmsg "too many names"). O(length), no allocation.
+ */
+int sb_hostlist_count(const char *s, size_t *n, size_t *errpos,
+		      const char **errmsg);
+
 /*
  * Expand @s into *names (an array of *n strings, free each and the
  * array; sb_hostlist_free() does both). Returns 0, or -1 with errno
- * EINVAL (syntax: *errpos gets the offset and *errmsg a static message,
- * when not NULL), E2BIG (more than SB_HOSTLIST_MAX names) or ENOMEM.
+ * EINVAL or E2BIG (as sb_hostlist_count(), nothing allocated) or ENOMEM
+ * (*errpos 0, *errmsg "out of memory"). O(length + output).
  */
 int sb_hostlist_expand(const char *s, char ***names, size_t *n,
 		       size_t *errpos, const char **errmsg);

@@ -295,7 +295,19 @@ void sb_request_fini(sb_request_t *r)
 	free(r->partition);
 	sb_bitmap_free(r->required);
 	sb_bitmap_free(r->excluded);
+	for (i = 0; i < r->nprefer; i++)
+		free(r->prefer[i]);
+	free(r->prefer);
 	sb_request_init(r);
+}
+
+int sb_request_add_prefer(sb_request_t *r, const char *feature)
+{
+	if (!r) {
+		errno = EINVAL;
+		return -1;
+	}
+	return _add_name(&r->prefer, &r->nprefer, feature);
 }
 
 sb_chunk_t *sb_request_add_chunk(sb_request_t *r, uint32_t count)
@@ -335,6 +347,10 @@ int sb_request_check(const sb_request_t *r, size_t nnodes)
 	if (r->required && r->excluded &&
 	    sb_bitmap_intersects(r->required, r->excluded))
 		goto bad;
+	for (i = 0; i < r->nprefer; i++)
+		if (!r->prefer[i] || !*r->prefer[i] ||
+		    (i && strcmp(r->prefer[i - 1], r->prefer[i]) >= 0))
+			goto bad;
 	return 0;
 bad:
 	errno = EINVAL;
@@ -354,6 +370,58 @@ uint64_t sb_request_nodes(const sb_request_t *r)
 static int _cmp_name(const void *key, const void *elem)
 {
 	return strcmp((const char *) key, *(char *const *) elem);
+}
+
+int sb_request_add_prefer_list(sb_request_t *r, const char *list,
+			       size_t *errpos)
+{
+	size_t p = 0, len;
+	char name[256];
+
+	if (!r || !list || !*list) {
+		if (errpos)
+			*errpos = 0;
+		errno = EINVAL;
+		return -1;
+	}
+	for (;;) {
+		len = sb_feat_name_len(list + p);
+		if (!len || len >= sizeof(name) ||
+		    (list[p + len] && list[p + len] != ',')) {
+			if (errpos)
+				*errpos = p + (len < sizeof(name) ? len : 0);
+			errno = EINVAL;
+			return -1;
+		}
+		if (r->nprefer == SB_MAX_PREFER) {
+			if (errpos)
+				*errpos = p;
+			errno = E2BIG;
+			return -1;
+		}
+		memcpy(name, list + p, len);
+		name[len] = '\0';
+		if (sb_request_add_prefer(r, name) < 0)
+			return -1;
+		p += len;
+		if (!list[p])
+			return 0;
+		p++;		/* the comma */
+	}
+}
+
+uint32_t sb_request_pref(const sb_request_t *r, const sb_node_t *n)
+{
+	uint32_t k = 0;
+	size_t i;
+
+	if (!r || !n || !n->nfeatures)
+		return 0;
+	for (i = 0; i < r->nprefer; i++)
+		if (bsearch(r->prefer[i], n->features, n->nfeatures,
+			    sizeof(*n->features), _cmp_name))
+			k++;
+	return k;
 }
 
 /*

@@ -21,6 +21,8 @@
  *   sb_chunk_match                  O(expr log F + G * gres + log P)
  *   sb_request_init / fini / check  O(1) / O(size) / O(chunks)
  *   sb_request_add_chunk            O(1) amortised
+ *   sb_request_add_prefer           O(P)   keeps preferences sorted, unique
+ *   sb_request_pref                 O(P log F)
  *   sb_gres_parse                   O(len)
  *
  * Memory, tmp disk: MB. Times: int64_t seconds, SB_TIME_INFINITE for
@@ -166,6 +168,12 @@ typedef struct {
 	sb_bitmap_t *excluded;		/* NULL: none */
 	bool contiguous;
 	bool exclusive;
+	/*
+	 * Features the job prefers but does not require (Maui's PREF):
+	 * they order nodes (policy.h), never exclude one. Sorted, unique.
+	 */
+	char **prefer;
+	size_t nprefer;
 } sb_request_t;
 
 /* Zero @r, time limit infinite. */
@@ -181,9 +189,32 @@ void sb_request_fini(sb_request_t *r);
 sb_chunk_t *sb_request_add_chunk(sb_request_t *r, uint32_t count);
 
 /*
+ * Add feature @feature to the job's preferences (a repeated name is a
+ * no-op). Returns 0, or -1 with errno EINVAL (NULL, empty) or ENOMEM.
+ */
+int sb_request_add_prefer(sb_request_t *r, const char *feature);
+
+/* At most this many preferred features a job. */
+#define SB_MAX_PREFER 64
+
+/*
+ * Add the comma-separated feature names of @list ("fast,ssd") to @r's
+ * preferences. Returns 0, or -1 with errno EINVAL (an empty list or
+ * name, a name of 256 characters or more, a character that is no
+ * name's), E2BIG (more than SB_MAX_PREFER names) or ENOMEM; *errpos,
+ * when not NULL, is then the offset of the offending character. Names
+ * added before a failure stay. O(len + P^2).
+ */
+int sb_request_add_prefer_list(sb_request_t *r, const char *list,
+			       size_t *errpos);
+
+/* How many of @r's preferred features node @n has (Maui's PREF). */
+uint32_t sb_request_pref(const sb_request_t *r, const sb_node_t *n);
+
+/*
  * Verify @r against a cluster of @nnodes nodes: 1..SB_MAX_CHUNKS chunks
- * of count >= 1, required/excluded bitmaps of @nnodes bits and disjoint.
- * 0, or -1 with errno EINVAL.
+ * of count >= 1, required/excluded bitmaps of @nnodes bits and disjoint,
+ * preferences sorted, unique and not empty. 0, or -1 with errno EINVAL.
  */
 int sb_request_check(const sb_request_t *r, size_t nnodes);
 

@@ -28,6 +28,8 @@ struct sb_feat_expr {
 typedef struct {
 	const char *s;
 	size_t p;
+	unsigned depth;			/* open parentheses */
+	size_t terms;			/* feature names so far */
 	int err;			/* 0, EINVAL, ERANGE or ENOMEM */
 	size_t errpos;
 	const char *errmsg;
@@ -45,6 +47,15 @@ static void _fail(_parser_t *ps, int err, size_t pos, const char *msg)
 static int _name_char(char c)
 {
 	return c && (isalnum((unsigned char) c) || strchr("_-.:/+@", c));
+}
+
+size_t sb_feat_name_len(const char *s)
+{
+	size_t n = 0;
+
+	while (s && _name_char(s[n]))
+		n++;
+	return n;
 }
 
 void sb_feat_expr_free(sb_feat_expr_t *e)
@@ -84,9 +95,16 @@ static sb_feat_expr_t *_prim(_parser_t *ps)
 	sb_feat_expr_t *e;
 
 	if (s[ps->p] == '(') {
+		/* Bounded: the parser and the tree walks recurse. */
+		if (++ps->depth > SB_FEAT_DEPTH_MAX) {
+			_fail(ps, EINVAL, ps->p, "parentheses nested too "
+			      "deeply");
+			return NULL;
+		}
 		ps->p++;
 		if (!(e = _or(ps)))
 			return NULL;
+		ps->depth--;
 		if (s[ps->p] != ')') {
 			_fail(ps, EINVAL, ps->p, "expected ')'");
 			sb_feat_expr_free(e);
@@ -100,6 +118,10 @@ static sb_feat_expr_t *_prim(_parser_t *ps)
 	if (ps->p == start) {
 		_fail(ps, EINVAL, start, s[start] ? "expected a feature name"
 			: "expected a feature name at the end");
+		return NULL;
+	}
+	if (++ps->terms > SB_FEAT_TERMS_MAX) {
+		_fail(ps, EINVAL, start, "too many feature names");
 		return NULL;
 	}
 	if (!(e = calloc(1, sizeof(*e))) ||

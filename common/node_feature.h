@@ -14,7 +14,10 @@
  *                               alternatives (tried in the order written)
  *
  * Feature names are runs of letters, digits and "_-.:/+@"; anything else
- * outside the operators "&|()[]*" is an error. No spaces.
+ * outside the operators "&|()[]*" is an error. No spaces. At most
+ * SB_FEAT_TERMS_MAX feature names and SB_FEAT_DEPTH_MAX nested
+ * parentheses (the parser and the tree walks recurse: a bound keeps a
+ * long line from overflowing the stack).
  *
  * Operations:
  *   sb_constraint_parse    O(len)      string -> sb_constraint_t
@@ -27,6 +30,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* Limits of one constraint (see above). */
+#define SB_FEAT_TERMS_MAX 1024
+#define SB_FEAT_DEPTH_MAX 64
 
 /* Opaque boolean expression over feature names. */
 typedef struct sb_feat_expr sb_feat_expr_t;
@@ -75,6 +82,12 @@ sb_feat_expr_t *sb_feat_expr_dup(const sb_feat_expr_t *e);
 
 /* Free; NULL is fine. */
 void sb_feat_expr_free(sb_feat_expr_t *e);
+
+/*
+ * Length of the feature name @s starts with (letters, digits and
+ * "_-.:/+@"; 0 when it starts with anything else or is NULL). O(len).
+ */
+size_t sb_feat_name_len(const char *s);
 
 /*
  * Canonical text with minimal parentheses ("a&(b|c)"); a string to

@@ -141,8 +141,8 @@ static int _bucket_attempt(_ctx_t *x)
 		if (excl)
 			cap[b] -= (uint64_t) sb_bitmap_count_and(
 				sb_bucket_all(set, b), excl);
-		sb_policy_key(x->p, rep, x->end, SB_TIME_INFINITE,
-			      &keys[nord++]);
+		sb_policy_key(x->p, rep, sb_request_pref(x->r, rep), x->end,
+			      SB_TIME_INFINITE, &keys[nord++]);
 	}
 	/* O(C B) on counts: the OpenPBS "can never run" test. */
 	for (c = 0; c < x->nc; c++) {
@@ -661,8 +661,9 @@ static int _node_attempt(_ctx_t *x)
 	for (i = 0, k = 0; i < n; i++)
 		if (x->mask[i] && x->avail[i]) {
 			cand[k++] = i;
-			sb_policy_key(x->p, &x->nodes[i], x->end, x->next[i],
-				      &keys[i]);
+			sb_policy_key(x->p, &x->nodes[i],
+				      sb_request_pref(x->r, &x->nodes[i]),
+				      x->end, x->next[i], &keys[i]);
 		}
 	/* Policy order; keys are indexed by node. */
 	if (_msort(cand, k, _key_cmp, keys))

@@ -82,43 +82,47 @@ bool sb_policy_static(const sb_policy_t *p)
 	}
 }
 
-void sb_policy_key(const sb_policy_t *p, const sb_node_t *n, int64_t end,
-		   int64_t next_start, sb_policy_key_t *key)
+void sb_policy_key(const sb_policy_t *p, const sb_node_t *n, uint32_t pref,
+		   int64_t end, int64_t next_start, sb_policy_key_t *key)
 {
+	double *k = key->k + 2;		/* the policy's own fields */
 	size_t i;
 	double gres = 0;
 
 	memset(key, 0, sizeof(*key));
 	key->idx = n->index;
 	key->k[0] = n->weight;
+	key->k[1] = -(double) pref;
 	switch (p->kind) {
 	case SB_POLICY_LASTAVAILABLE:
 		/* Time left between the job's end and the next window. */
-		key->k[1] = next_start == SB_TIME_INFINITE ||
-			    end == SB_TIME_INFINITE ? INFINITY :
-			    (double) next_start - (double) end;
+		k[0] = next_start == SB_TIME_INFINITE ||
+		       end == SB_TIME_INFINITE ? INFINITY :
+		       (double) next_start - (double) end;
 		break;
 	case SB_POLICY_MINRESOURCE:
 		for (i = 0; i < n->ngres; i++)
 			gres += (double) n->gres[i].count;
-		key->k[1] = n->cpus;
-		key->k[2] = (double) n->real_memory;
-		key->k[3] = (double) n->tmp_disk;
-		key->k[4] = gres;
+		k[0] = n->cpus;
+		k[1] = (double) n->real_memory;
+		k[2] = (double) n->tmp_disk;
+		k[3] = gres;
 		break;
 	case SB_POLICY_CPULOAD:
-		key->k[1] = -((double) n->cpus - n->load);
+		k[0] = -((double) n->cpus - n->load);
 		break;
 	case SB_POLICY_MAXBALANCE:
-		key->k[1] = n->speed;
+		k[0] = n->speed;
 		break;
 	case SB_POLICY_FASTEST:
-		key->k[1] = -n->speed;
+		k[0] = -n->speed;
 		break;
 	case SB_POLICY_PRIORITY:
 		if (sb_priorityf_uses_weight(&p->pf))
 			key->k[0] = 0;
-		key->k[1] = -sb_priorityf_eval(&p->pf, n);
+		if (sb_priorityf_uses_pref(&p->pf))
+			key->k[1] = 0;
+		k[0] = -sb_priorityf_eval(&p->pf, n, pref);
 		break;
 	default:
 		break;
@@ -129,7 +133,7 @@ int sb_policy_key_cmp(const sb_policy_key_t *a, const sb_policy_key_t *b)
 {
 	int i;
 
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < SB_POLICY_KEYS; i++) {
 		if (a->k[i] < b->k[i])
 			return -1;
 		if (a->k[i] > b->k[i])

@@ -26,6 +26,12 @@
  *   FASTEST         highest speed first
  *   PRIORITY        highest PRIORITYF value first (priorityf.h)
  *
+ * Preferences (Maui's PREF, the job's --bucket-prefer features): right
+ * after Weight, nodes with more of the job's preferred features come
+ * first, then the policy's own order; under PRIORITY with a PRIORITYF
+ * that uses PREF, the expression weighs them instead. A preference only
+ * orders nodes: it never excludes one (sb_request_pref()).
+ *
  * Static policies (FIRSTAVAILABLE, MINRESOURCE, FASTEST, PRIORITY with a
  * static PRIORITYF) depend only on signature attributes, so they order
  * buckets and the bucket path can serve them (nodes within a bucket go
@@ -64,9 +70,13 @@ typedef struct {
 	sb_priorityf_t pf;		/* PRIORITY only */
 } sb_policy_t;
 
-/* An order key: compared field by field, ascending, then by index. */
+/*
+ * An order key: compared field by field, ascending, then by index:
+ * Weight, the job's preferences, then the policy's own fields.
+ */
+#define SB_POLICY_KEYS 6
 typedef struct {
-	double k[5];
+	double k[SB_POLICY_KEYS];
 	size_t idx;
 } sb_policy_key_t;
 
@@ -87,12 +97,13 @@ const char *sb_policy_name(sb_policy_kind_t kind);
 bool sb_policy_static(const sb_policy_t *p);
 
 /*
- * Fill *key for node @n, for a job ending at @end when the node's next
- * busy window starts at @next_start (SB_TIME_INFINITE: none). For static
- * policies @end and @next_start are ignored.
+ * Fill *key for node @n, for a job that has @pref of its preferred
+ * features on it (sb_request_pref()) and ends at @end when the node's
+ * next busy window starts at @next_start (SB_TIME_INFINITE: none). For
+ * static policies @end and @next_start are ignored.
  */
-void sb_policy_key(const sb_policy_t *p, const sb_node_t *n, int64_t end,
-		   int64_t next_start, sb_policy_key_t *key);
+void sb_policy_key(const sb_policy_t *p, const sb_node_t *n, uint32_t pref,
+		   int64_t end, int64_t next_start, sb_policy_key_t *key);
 
 /* <0, 0, >0 as a sorts before, equal to, after b. */
 int sb_policy_key_cmp(const sb_policy_key_t *a, const sb_policy_key_t *b);

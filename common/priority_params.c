@@ -13,6 +13,10 @@
 
 #include "fairshare_level.h"
 #include "priority_params.h"
+#include "shown.h"
+
+/* A value as echoed in a message (shown.h), in the buffer @buf. */
+#define SHOWN(buf, s) sb_shown(buf, sizeof(buf), s)
 
 static const struct {
 	const char *name;
@@ -78,6 +82,7 @@ int sb_priority_params_parse(const char *str, sb_priority_params_t *out,
 {
 	sb_priority_params_t p;
 	char *copy = NULL, *pair, *save = NULL, *val;
+	char a[SB_SHOWN_BUF], b[SB_SHOWN_BUF];
 	int seen_alg = 0, seen_levels = 0, seen_period = 0, rc = -1;
 	size_t i;
 	long n;
@@ -95,7 +100,7 @@ int sb_priority_params_parse(const char *str, sb_priority_params_t *out,
 	if (str[0] == ',' || str[strlen(str) - 1] == ',' ||
 	    strstr(str, ",,"))
 		return _fail(err, errlen, "empty key=value pair in "
-			     "PriorityParameters '%s'", str);
+			     "PriorityParameters '%s'", SHOWN(a, str));
 	if (!(copy = strdup(str))) {
 		errno = ENOMEM;
 		return -1;
@@ -104,7 +109,7 @@ int sb_priority_params_parse(const char *str, sb_priority_params_t *out,
 	     pair = strtok_r(NULL, ",", &save)) {
 		if (!(val = strchr(pair, '='))) {
 			_fail(err, errlen, "missing '=' after PriorityParameters "
-			      "key '%s' (want key=value)", pair);
+			      "key '%s' (want key=value)", SHOWN(a, pair));
 			goto fail;
 		}
 		*val++ = '\0';
@@ -112,7 +117,7 @@ int sb_priority_params_parse(const char *str, sb_priority_params_t *out,
 			if (seen_alg++) {
 				_fail(err, errlen, "PriorityParameters key "
 				      "'algorithm' given twice (second value "
-				      "'%s')", val);
+				      "'%s')", SHOWN(a, val));
 				goto fail;
 			}
 			for (i = 0; i < NALGORITHMS; i++)
@@ -122,7 +127,7 @@ int sb_priority_params_parse(const char *str, sb_priority_params_t *out,
 				_fail(err, errlen, "bad value '%s' for "
 				      "PriorityParameters key 'algorithm' "
 				      "(want level_based, fair_tree or "
-				      "classic)", val);
+				      "classic)", SHOWN(a, val));
 				goto fail;
 			}
 			p.algorithm = algorithms[i].algorithm;
@@ -130,14 +135,15 @@ int sb_priority_params_parse(const char *str, sb_priority_params_t *out,
 			if (seen_levels++) {
 				_fail(err, errlen, "PriorityParameters key "
 				      "'levels' given twice (second value "
-				      "'%s')", val);
+				      "'%s')", SHOWN(a, val));
 				goto fail;
 			}
 			if (_parse_int(val, SB_FS_LEVELS_MIN, SB_FS_LEVELS_MAX,
 				       &n) < 0) {
 				_fail(err, errlen, "bad value '%s' for "
 				      "PriorityParameters key 'levels' (want "
-				      "an integer from %d to %d)", val,
+				      "an integer from %d to %d)",
+				      SHOWN(a, val),
 				      SB_FS_LEVELS_MIN, SB_FS_LEVELS_MAX);
 				goto fail;
 			}
@@ -146,14 +152,15 @@ int sb_priority_params_parse(const char *str, sb_priority_params_t *out,
 			if (seen_period++) {
 				_fail(err, errlen, "PriorityParameters key "
 				      "'calc_period' given twice (second value "
-				      "'%s')", val);
+				      "'%s')", SHOWN(a, val));
 				goto fail;
 			}
 			if (_parse_int(val, 1, SB_PRIO_CALC_PERIOD_MAX,
 				       &n) < 0) {
 				_fail(err, errlen, "bad value '%s' for "
 				      "PriorityParameters key 'calc_period' "
-				      "(want seconds from 1 to %d)", val,
+				      "(want seconds from 1 to %d)",
+				      SHOWN(a, val),
 				      SB_PRIO_CALC_PERIOD_MAX);
 				goto fail;
 			}
@@ -161,8 +168,7 @@ int sb_priority_params_parse(const char *str, sb_priority_params_t *out,
 		} else {
 			_fail(err, errlen, "unknown key '%s' (value '%s') in "
 			      "PriorityParameters (known: algorithm, levels, "
-			      "calc_period)",
-			      pair, val);
+			      "calc_period)", SHOWN(a, pair), SHOWN(b, val));
 			goto fail;
 		}
 	}

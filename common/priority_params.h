@@ -37,7 +37,7 @@
 #define SB_PRIO_DEFAULT_ALGORITHM SB_FS_LEVEL_BASED
 #define SB_PRIO_DEFAULT_LEVELS 4
 /* Room for any message sb_priority_params_parse() writes. */
-#define SB_PRIO_ERR_MAX 256
+#define SB_PRIO_ERR_MAX 512
 
 typedef struct {
 	int algorithm;		/* SB_FS_LEVEL_BASED, _FAIR_TREE, _CLASSIC */
@@ -57,7 +57,8 @@ void sb_priority_params_default(sb_priority_params_t *p);
 /*
  * Parse @str (NULL or "" give the defaults) into *@out. On error, writes
  * one line without a trailing newline into @err (when @err is not NULL and
- * @errlen > 0), e.g.
+ * @errlen > 0; SB_PRIO_ERR_MAX bytes hold any), with the keys and values
+ * it echoes made printable and cut as shown.h does, e.g.
  *	"unknown key 'level' (value '4') in PriorityParameters (known:
  *	 algorithm, levels, calc_period)"
  *	"bad value 'fairtree' for PriorityParameters key 'algorithm' (want

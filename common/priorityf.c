@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,12 +16,12 @@
 
 static const char *const _names[SB_PF_NCOMP] = {
 	"CPROCS", "CMEM", "CDISK", "APROCS", "AMEM", "ADISK",
-	"SPEED", "LOAD", "JOBCOUNT", "WEIGHT",
+	"SPEED", "LOAD", "JOBCOUNT", "WEIGHT", "PREF",
 };
 
 /* Maui components with nothing to read in Slurm. */
 static const char *const _maui_only[] = {
-	"ASWAP", "CSWAP", "USAGE", "PREF", "RESAFFINITY", "PRIORITY",
+	"ASWAP", "CSWAP", "USAGE", "RESAFFINITY", "PRIORITY",
 };
 
 static int _word_is(const char *s, size_t len, const char *name)
@@ -44,16 +45,15 @@ static void _skip_ws(const char *s, size_t *p)
 /* Length of a number at s (grammar in the header), 0 if none. */
 static size_t _number_len(const char *s)
 {
-	size_t p = 0, d = 0, e;
+	size_t p = 0, e;
 
 	while (isdigit((unsigned char) s[p]))
-		p++, d++;
-	if (s[p] == '.') {
 		p++;
-		while (isdigit((unsigned char) s[p]))
-			p++, d++;
-	}
-	if (!d)
+	/* digits ['.' digits] | '.' digits: "5." is not a number. */
+	if (s[p] == '.' && isdigit((unsigned char) s[p + 1]))
+		for (p++; isdigit((unsigned char) s[p]); p++)
+			;
+	if (!p)
 		return 0;
 	if (s[p] == 'e' || s[p] == 'E') {
 		e = p + 1;
@@ -68,15 +68,59 @@ static size_t _number_len(const char *s)
 	return p;
 }
 
+int sb_priorityf_number(const char *s, size_t *len, double *v)
+{
+	char num[64], *copy = num;
+	size_t n;
+	double d;
+
+	if (!s || !len || !v) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (!(n = _number_len(s))) {
+		*len = 0;
+		errno = EINVAL;
+		return -1;
+	}
+	/* strtod() reads more than the grammar ("0x1p3"): a copy stops it. */
+	if (n >= sizeof(num) && !(copy = malloc(n + 1)))
+		return -1;
+	memcpy(copy, s, n);
+	copy[n] = '\0';
+	d = strtod(copy, NULL);
+	if (copy != num)
+		free(copy);
+	*len = n;
+	if (!isfinite(d)) {
+		errno = ERANGE;
+		return -1;
+	}
+	*v = d;
+	return 0;
+}
+
+char *sb_priorityf_number_fmt(char *buf, size_t cap, double v)
+{
+	int digits;
+
+	for (digits = 15; digits < 17; digits++) {
+		snprintf(buf, cap, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			return buf;
+	}
+	snprintf(buf, cap, "%.17g", v);
+	return buf;
+}
+
 int sb_priorityf_parse(const char *s, sb_priorityf_t *pf, size_t *errpos,
 		       const char **errmsg)
 {
 	sb_priorityf_t out;
-	size_t p = 0, at = 0, len, k;
+	size_t p = 0, at = 0, term, len, k;
 	const char *msg = NULL;
-	int err = EINVAL, neg, nterms = 0;
+	int err = EINVAL, neg, nterms = 0, r;
 	double coef;
-	char num[64];
 
 	if (!s || !pf) {
 		errno = EINVAL;
@@ -96,21 +140,16 @@ int sb_priorityf_parse(const char *s, sb_priorityf_t *pf, size_t *errpos,
 			msg = "expected '+' or '-' between terms";
 			goto fail;
 		}
-		at = p;
+		at = term = p;
 		coef = 1.0;
-		if ((len = _number_len(s + p))) {
-			if (len >= sizeof(num)) {
-				msg = "number too long";
-				goto fail;
-			}
-			memcpy(num, s + p, len);
-			num[len] = '\0';
-			coef = strtod(num, NULL);
-			if (!isfinite(coef)) {
-				err = ERANGE;
-				msg = "coefficient out of range";
-				goto fail;
-			}
+		r = sb_priorityf_number(s + p, &len, &coef);
+		if (r && len) {
+			err = errno;
+			msg = err == ERANGE ? "coefficient out of range" :
+			      "out of memory";
+			goto fail;
+		}
+		if (len) {
 			p += len;
 			_skip_ws(s, &p);
 			if (s[p] == '*') {
@@ -143,7 +182,15 @@ int sb_priorityf_parse(const char *s, sb_priorityf_t *pf, size_t *errpos,
 					      "equivalent";
 			goto fail;
 		}
+		/* A component written twice adds up: within range too. */
 		out.coef[k] += neg ? -coef : coef;
+		if (!isfinite(out.coef[k])) {
+			at = term;
+			err = ERANGE;
+			msg = "coefficients of one component add up out of "
+			      "range";
+			goto fail;
+		}
 		out.used |= 1u << k;
 		p += len;
 		nterms++;
@@ -165,7 +212,14 @@ fail:
 	return -1;
 }
 
-double sb_priorityf_eval(const sb_priorityf_t *pf, const sb_node_t *n)
+/* @v as a double within +-DBL_MAX (no inf, so no inf - inf = NaN). */
+static double _clamp(double v)
+{
+	return v > DBL_MAX ? DBL_MAX : v < -DBL_MAX ? -DBL_MAX : v;
+}
+
+double sb_priorityf_eval(const sb_priorityf_t *pf, const sb_node_t *n,
+			 uint32_t pref)
 {
 	double v[SB_PF_NCOMP], sum = 0;
 	int avail = sb_node_usable(n) && !n->run_jobs;
@@ -181,9 +235,15 @@ double sb_priorityf_eval(const sb_priorityf_t *pf, const sb_node_t *n)
 	v[SB_PF_LOAD] = n->load;
 	v[SB_PF_JOBCOUNT] = n->run_jobs;
 	v[SB_PF_WEIGHT] = n->weight;
+	v[SB_PF_PREF] = pref;
+	/*
+	 * Saturating: a large coefficient times a large value stops at
+	 * +-DBL_MAX, and so does the sum, so every node gets a number and
+	 * the order stays total (a NaN compares false with everything).
+	 */
 	for (k = 0; k < SB_PF_NCOMP; k++)
 		if (pf->used & (1u << k))
-			sum += pf->coef[k] * v[k];
+			sum = _clamp(sum + _clamp(pf->coef[k] * v[k]));
 	return sum;
 }
 
@@ -201,9 +261,15 @@ bool sb_priorityf_uses_weight(const sb_priorityf_t *pf)
 	return pf->used & (1u << SB_PF_WEIGHT);
 }
 
+bool sb_priorityf_uses_pref(const sb_priorityf_t *pf)
+{
+	return pf->used & (1u << SB_PF_PREF);
+}
+
 char *sb_priorityf_fmt(const sb_priorityf_t *pf)
 {
-	char *s = malloc(SB_PF_NCOMP * 48 + 2);
+	char *s = malloc(SB_PF_NCOMP * (SB_PF_NUMBER_LEN + 12) + 2);
+	char num[SB_PF_NUMBER_LEN];
 	size_t len = 0;
 	int k;
 	double c;
@@ -220,7 +286,9 @@ char *sb_priorityf_fmt(const sb_priorityf_t *pf)
 			s[len++] = '+';
 		c = fabs(c);
 		if (c != 1.0)
-			len += (size_t) sprintf(s + len, "%.15g*", c);
+			len += (size_t) sprintf(s + len, "%s*",
+						sb_priorityf_number_fmt(
+							num, sizeof(num), c));
 		len += (size_t) sprintf(s + len, "%s", _names[k]);
 	}
 	if (!len)

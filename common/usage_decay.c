@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "civil_time.h"
 #include "usage_decay.h"
 
 #define DAY INT64_C(86400)
@@ -94,40 +95,6 @@ const char *sb_reset_name(sb_reset_period_t p)
 	return _names[p];
 }
 
-/* Floor division, for days before 1970. */
-static int64_t _fdiv(int64_t a, int64_t b)
-{
-	return a / b - (a % b != 0 && (a < 0) != (b < 0));
-}
-
-/* Days since 1970-01-01 of a proleptic Gregorian date (month 1..12). */
-static int64_t _days_from_civil(int64_t y, int m, int d)
-{
-	int64_t era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = _fdiv(y, 400);
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-/* Year and month (1..12) of a day number. */
-static void _civil_from_days(int64_t z, int64_t *y, int *m)
-{
-	int64_t era, doe, yoe, doy, mp;
-
-	z += 719468;
-	era = _fdiv(z, 146097);
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	*m = (int) (mp < 10 ? mp + 3 : mp - 9);
-	*y = yoe + era * 400 + (*m <= 2);
-}
-
 /* Step @t forward by whole @period while t + period < now (Slurm's loop,
  * in closed form). */
 static int64_t _catch_up(int64_t t, int64_t period, int64_t now)
@@ -159,7 +126,7 @@ int64_t sb_reset_next(sb_reset_period_t p, int64_t last_reset, int64_t now,
 	if (p == SB_RESET_NOW)
 		return now;
 
-	day = _fdiv(last_reset + utc_offset, DAY);
+	day = sb_civil_fdiv(last_reset + utc_offset, DAY);
 	midnight = day * DAY - utc_offset;
 	switch (p) {
 	case SB_RESET_DAILY:
@@ -173,7 +140,7 @@ int64_t sb_reset_next(sb_reset_period_t p, int64_t last_reset, int64_t now,
 	default:
 		break;
 	}
-	_civil_from_days(day, &y, &m);
+	sb_civil_from_days(day, &y, &m, NULL);
 	switch (p) {
 	case SB_RESET_MONTHLY:
 		if (++m > 12) {
@@ -198,5 +165,5 @@ int64_t sb_reset_next(sb_reset_period_t p, int64_t last_reset, int64_t now,
 		y++;
 		break;
 	}
-	return _days_from_civil(y, m, 1) * DAY - utc_offset;
+	return sb_civil_days(y, m, 1) * DAY - utc_offset;
 }

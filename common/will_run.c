@@ -687,7 +687,8 @@ static void _setup(_q_t *q, size_t v)
 		/* A bucket none of whose nodes are allowed plays no part. */
 		if (q->mask[b] &&
 		    sb_bitmap_count_and(sb_bucket_all(set, b), q->ok) > 0)
-			sb_policy_key(q->p, rep, end, SB_TIME_INFINITE,
+			sb_policy_key(q->p, rep, sb_request_pref(q->r, rep),
+				      end, SB_TIME_INFINITE,
 				      &q->keys[q->nord++]);
 		else
 			q->mask[b] = 0;

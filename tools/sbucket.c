@@ -21,6 +21,10 @@ static const struct {
 	  "plan jobs by conservative backfill offline (WILL_RUN)" },
 	{ "fairshare", sbucket_fairshare_main,
 	  "compute and explain fair share for an association tree" },
+	{ "why", sbucket_why_main,
+	  "why a job of the running cluster waits or got its nodes" },
+	{ "chart", sbucket_chart_main,
+	  "draw jobs (sacct's or a backfill plan) as a node x time SVG" },
 };
 
 static void _usage(FILE *f)
@@ -51,9 +55,21 @@ int main(int argc, char **argv)
 		       SB_SLURM_VERSION);
 		return SBUCKET_EXIT_OK;
 	}
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].fn(argc - 1, argv + 1);
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		int rc;
+
+		if (strcmp(argv[1], cmds[i].name))
+			continue;
+		rc = cmds[i].fn(argc - 1, argv + 1);
+		/* Output that could not be written (now, or line by line
+		 * before) is a failure too. */
+		if ((fflush(stdout) | ferror(stdout)) &&
+		    rc == SBUCKET_EXIT_OK) {
+			fprintf(stderr, "sbucket: cannot write the output\n");
+			rc = SBUCKET_EXIT_INPUT;
+		}
+		return rc;
+	}
 	fprintf(stderr, "sbucket: unknown command '%s'\n", argv[1]);
 	_usage(stderr);
 	return SBUCKET_EXIT_USAGE;

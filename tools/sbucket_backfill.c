@@ -27,6 +27,10 @@
 #include "policy.h"
 #include "sbucket.h"
 #include "sbucket_place_input.h"
+#include "shown.h"
+
+/* Command-line text in a message, as shown.h shows input. */
+#define SHOWN(s) sb_shown(shown, sizeof(shown), s)
 #include "will_run.h"
 
 static void _usage(FILE *f)
@@ -79,6 +83,18 @@ static void _busy_until(const sbp_cluster_t *cl, int64_t *until)
 	}
 }
 
+/* -w and --contiguous: WILL_RUN does not plan them (input errors). */
+static int _refuse_unsupported(const sbp_job_t *job, const void *ctx,
+			       char *why, size_t len)
+{
+	if ((!job->req.required || sb_bitmap_empty(job->req.required)) &&
+	    !job->req.contiguous)
+		return 0;
+	snprintf(why, len, ": -w and --contiguous are not supported by "
+		 "backfill");
+	return 1;
+}
+
 /* ---------------------------------------------------------------- */
 /* Output                                                            */
 
@@ -96,15 +112,16 @@ int sbucket_backfill_main(int argc, char **argv)
 {
 	const char *policy = "FIRSTAVAILABLE", *priorityf = NULL;
 	const char *files[2], *msg = NULL;
+	char shown[SB_SHOWN_BUF];
 	int nfiles = 0, header = 1, i, rc = SBUCKET_EXIT_INPUT;
 	int64_t now = 0, *until = NULL;
 	sb_policy_t pol;
 	sbp_cluster_t cl = { 0 };
 	sb_bucket_set_t *set = NULL;
 	sb_will_run_t *w = NULL;
-	FILE *jf = NULL;
-	char *buf = NULL, *end;
-	size_t cap = 0, line = 0, errpos = 0;
+	sbp_jobs_t jobs = { 0 };
+	char *end, id[SB_SHOWN_BUF];
+	size_t j, errpos = 0;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -125,7 +142,7 @@ int sbucket_backfill_main(int argc, char **argv)
 			    v == INT64_MAX) {
 				fprintf(stderr, "sbucket backfill: --now: "
 					"not a time in seconds >= 0: '%s'\n",
-					a + 6);
+					SHOWN(a + 6));
 				return SBUCKET_EXIT_USAGE;
 			}
 			now = v;
@@ -133,13 +150,15 @@ int sbucket_backfill_main(int argc, char **argv)
 			header = 0;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "sbucket backfill: unknown option "
-				"'%s'\nTry 'sbucket backfill --help'.\n", a);
+				"'%s'\nTry 'sbucket backfill --help'.\n",
+				SHOWN(a));
 			return SBUCKET_EXIT_USAGE;
 		} else if (nfiles < 2) {
 			files[nfiles++] = a;
 		} else {
 			fprintf(stderr, "sbucket backfill: too many arguments "
-				"('%s')\nTry 'sbucket backfill --help'.\n", a);
+				"('%s')\nTry 'sbucket backfill --help'.\n",
+				SHOWN(a));
 			return SBUCKET_EXIT_USAGE;
 		}
 	}
@@ -151,11 +170,11 @@ int sbucket_backfill_main(int argc, char **argv)
 	if (sb_policy_init(&pol, policy, priorityf, &errpos, &msg)) {
 		if (errno == ENOENT)
 			fprintf(stderr, "sbucket backfill: unknown policy "
-				"'%s'\n", policy);
+				"'%s'\n", SHOWN(policy));
 		else if (priorityf && msg && strstr(msg, "PRIORITYF") == NULL)
 			fprintf(stderr, "sbucket backfill: --priorityf: "
 				"column %zu: %s: '%s'\n", errpos + 1, msg,
-				priorityf + errpos);
+				SHOWN(priorityf + errpos));
 		else
 			fprintf(stderr, "sbucket backfill: %s\n", msg ? msg :
 				"bad policy");
@@ -171,46 +190,29 @@ int sbucket_backfill_main(int argc, char **argv)
 	if (!(set = sb_bucket_set_create(cl.nodes, cl.n, now)) ||
 	    !(w = sb_will_run_create(set, now, INT64_MAX - now, until)))
 		goto oom;
-	if (!(jf = fopen(files[1], "r"))) {
-		fprintf(stderr, "sbucket: %s: %s\n", files[1], strerror(errno));
+	if (sbp_read_jobs(files[1], &cl, _refuse_unsupported, NULL, &jobs))
 		goto out;
-	}
-	while (getline(&buf, &cap, jf) >= 0) {
+	/* Every line is good: from here on only memory can fail. */
+	if (header)
+		printf("JobId|Start|End|Nodes|Result\n");
+	for (j = 0; j < jobs.n; j++) {
+		sbp_job_t *job = &jobs.v[j];
 		sb_will_run_result_t res;
-		sbp_job_t job;
 		int got;
 
-		line++;
-		if ((got = sbp_parse_job(files[1], line, buf, &cl, &job)) < 0)
-			goto out;
-		if (!got)
-			continue;
-		if ((job.req.required && !sb_bitmap_empty(job.req.required)) ||
-		    job.req.contiguous) {
-			fprintf(stderr, "sbucket: %s:%zu: job %s: -w and "
-				"--contiguous are not supported by backfill\n",
-				files[1], line, job.jobid);
-			sbp_job_fini(&job);
-			goto out;
-		}
-		got = sb_will_run_query(w, &job.req, &pol, NULL, now, &res);
+		got = sb_will_run_query(w, &job->req, &pol, NULL, now, &res);
 		if (got && errno != ENOENT) {
 			fprintf(stderr, "sbucket: %s:%zu: job %s: %s\n",
-				files[1], line, job.jobid, strerror(errno));
-			sbp_job_fini(&job);
+				files[1], jobs.line[j],
+				sb_shown(id, sizeof(id), job->jobid),
+				strerror(errno));
 			goto out;
 		}
-		/* Printed late: a bad first line gives an error only. */
-		if (header) {
-			printf("JobId|Start|End|Nodes|Result\n");
-			header = 0;
-		}
 		if (got) {
-			printf("%s||||never\n", job.jobid);
-			sbp_job_fini(&job);
+			printf("%s||||never\n", job->jobid);
 			continue;
 		}
-		printf("%s|", job.jobid);
+		printf("%s|", job->jobid);
 		_print_time(res.start);
 		printf("|");
 		_print_time(res.end);
@@ -218,29 +220,17 @@ int sbucket_backfill_main(int argc, char **argv)
 		if (sbp_print_placement(&cl, &res.pl) ||
 		    sb_will_run_commit(w, &res)) {
 			sb_will_run_result_fini(&res);
-			sbp_job_fini(&job);
 			goto oom;
 		}
 		printf("|%s\n", res.start == now ? "run" : "later");
 		sb_will_run_result_fini(&res);
-		sbp_job_fini(&job);
 	}
-	if (ferror(jf)) {
-		fprintf(stderr, "sbucket: %s: %s\n", files[1], strerror(errno));
-		goto out;
-	}
-	if (header)
-		printf("JobId|Start|End|Nodes|Result\n");
 	rc = SBUCKET_EXIT_OK;
 	goto out;
 oom:
 	fprintf(stderr, "sbucket: out of memory\n");
 out:
-	if (fflush(stdout) && rc == SBUCKET_EXIT_OK)
-		rc = SBUCKET_EXIT_INPUT;
-	free(buf);
-	if (jf)
-		fclose(jf);
+	sbp_jobs_fini(&jobs);
 	sb_will_run_destroy(w);
 	sb_bucket_set_destroy(set);
 	free(until);

@@ -24,9 +24,12 @@
 #include "fairshare_tree.h"
 #include "sbucket.h"
 #include "sbucket_fairshare_live.h"
+#include "shown.h"
 
 #define PROG "sbucket"
 #define MAX_LINE 4096
+/* 2^64: sshare prints RawUsage as an unsigned 64-bit integer. */
+#define USAGE_LIMIT 18446744073709551616.0L
 
 enum { ALG_NONE, ALG_LEVEL, ALG_TREE, ALG_CLASSIC };
 
@@ -38,6 +41,7 @@ struct opts {
 	const char *file;
 	int levels_set;
 	int damp_set;
+	int pair_only;		/* --explain=U1,U2: the deciding level only */
 };
 
 static void _usage(FILE *f)
@@ -65,11 +69,13 @@ static void _usage(FILE *f)
 "FILE has one association a line, '|'-separated (blank lines and lines\n"
 "starting with '#' are ignored):\n"
 "  Account|Parent|User|Shares|RawUsage\n"
-"An account line leaves User and RawUsage empty and names its parent\n"
-"account in Parent (empty or 'root' for the top level). A user line names\n"
-"its account in Account, leaves Parent empty and gives RawUsage (a number\n"
-">= 0). Shares is an integer (0-%" PRIu32 ") or 'parent'. Accounts must be\n"
-"defined before they are used; root is implicit.\n"
+"An account line leaves User empty and names its parent account in Parent\n"
+"(empty or 'root' for the top level). A user line names its account in\n"
+"Account, leaves Parent empty and gives RawUsage (a number >= 0). Shares\n"
+"is an integer (0-%" PRIu32 ") or 'parent'. An account's RawUsage is what\n"
+"Slurm keeps on it (deleted users' usage included); left empty, it is the\n"
+"sum of its children's. Root is implicit; a line 'root||||RawUsage' gives\n"
+"its usage. Accounts must be defined before they are used.\n"
 "\n"
 "Output: Account|User|RawShares|NormShares|RawUsage|EffectvUsage|\n"
 "FairShare|LevelFS|FSRaw, one line per association, depth first from\n"
@@ -82,10 +88,13 @@ static void _usage(FILE *f)
  * message at all when @what is NULL: the caller printed it). */
 static int _usage_error(const char *opt, const char *arg, const char *what)
 {
+	char shown[SB_SHOWN_BUF];
+
 	if (!what)
 		;
 	else if (arg)
-		fprintf(stderr, PROG ": %s '%s': %s\n", opt, arg, what);
+		fprintf(stderr, PROG ": %s '%s': %s\n", opt,
+			sb_shown(shown, sizeof(shown), arg), what);
 	else if (opt)
 		fprintf(stderr, PROG ": %s %s\n", opt, what);
 	else
@@ -162,6 +171,7 @@ static int _live_params(struct opts *o)
 
 static int _parse_opts(int argc, char **argv, struct opts *o)
 {
+	char shown[SB_SHOWN_BUF];
 	int i, missing;
 
 	memset(o, 0, sizeof(*o));
@@ -214,11 +224,12 @@ static int _parse_opts(int argc, char **argv, struct opts *o)
 		} else if (missing) {
 			return _usage_error(a, NULL, "needs a value");
 		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, PROG ": unknown option '%s'\n", a);
+			fprintf(stderr, PROG ": unknown option '%s'\n",
+				sb_shown(shown, sizeof(shown), a));
 			return _usage_error(NULL, NULL, NULL);
 		} else if (o->file) {
 			fprintf(stderr, PROG ": extra argument '%s' (one FILE "
-				"only)\n", a);
+				"only)\n", sb_shown(shown, sizeof(shown), a));
 			return _usage_error(NULL, NULL, NULL);
 		} else {
 			o->file = a;
@@ -248,13 +259,16 @@ struct input {
 	const char *file;
 	int *line_of;		/* defining line of each association id */
 	int cap;
+	int root_line;		/* the line giving root's usage, 0 for none */
 };
 
 static int _bad(const struct input *in, int line, const char *field,
 		const char *token, const char *why)
 {
+	char shown[SB_SHOWN_BUF];
+
 	fprintf(stderr, PROG ": %s:%d: %s '%s': %s\n", in->file, line, field,
-		token, why);
+		sb_shown(shown, sizeof(shown), token), why);
 	return -1;
 }
 
@@ -348,16 +362,49 @@ static int _parse_usage(const char *s, long double *out)
 		return -1;
 	errno = 0;
 	v = strtold(s, &end);
-	if (errno || !isfinite(v))
+	/* sshare's RawUsage is a 64-bit integer: so is what we print. */
+	if (errno || !isfinite(v) || v >= USAGE_LIMIT)
 		return -2;
 	*out = v;
+	return 0;
+}
+
+/* RawUsage @tok of line @line into *@out; one message on error. */
+static int _usage_token(const struct input *in, int line, const char *tok,
+			long double *out)
+{
+	int rc = _parse_usage(tok, out);
+
+	if (rc == -1)
+		return _bad(in, line, "RawUsage", tok, "not a number >= 0 "
+			    "(digits, optional fraction)");
+	if (rc == -2)
+		return _bad(in, line, "RawUsage", tok, "too large (at most "
+			    "18446744073709551615)");
+	return 0;
+}
+
+/* An account's or root's given RawUsage @tok. */
+static int _set_usage(sb_assoc_tree_t *t, struct input *in, int id,
+		      const char *tok, int line)
+{
+	long double usage;
+
+	if (_usage_token(in, line, tok, &usage) < 0)
+		return -1;
+	if (sb_assoc_tree_set_usage(t, id, usage) < 0) {
+		fprintf(stderr, PROG ": %s:%d: %s\n", in->file, line,
+			strerror(errno));
+		return -1;
+	}
 	return 0;
 }
 
 static int _parse_line(sb_assoc_tree_t *t, struct input *in, char *buf,
 		       int line)
 {
-	char *f[5], *p = buf, whole[80];
+	char *f[5], *p = buf, whole[80], a[SB_SHOWN_BUF], u[SB_SHOWN_BUF];
+	size_t wlen = 0;
 	int nf = 0, id, acct, parent;
 	uint32_t shares;
 	long double usage = 0;
@@ -366,9 +413,8 @@ static int _parse_line(sb_assoc_tree_t *t, struct input *in, char *buf,
 	int rc;
 
 	/* Keep the line for the message, shortened if needed. */
-	snprintf(whole, sizeof(whole), "%s", buf);
-	if (strlen(buf) >= sizeof(whole))
-		memcpy(whole + sizeof(whole) - 4, "...", 4);
+	sb_shown_put(whole, sizeof(whole), &wlen, buf, SIZE_MAX,
+		     sizeof(whole) - 4);
 	for (;;) {
 		char *bar = strchr(p, '|');
 
@@ -392,6 +438,18 @@ static int _parse_line(sb_assoc_tree_t *t, struct input *in, char *buf,
 
 	if ((why = _name_problem(f[0])))
 		return _bad(in, line, "Account", f[0], why);
+	if (!*f[2] && !strcmp(f[0], "root")) {
+		/* root's usage, as Slurm keeps it */
+		if (*f[1] || *f[3] || !*f[4])
+			return _bad(in, line, "Account", f[0],
+				    "root is implicit: its line may only "
+				    "give RawUsage (root||||RawUsage)");
+		if (in->root_line)
+			return _bad(in, line, "Account", f[0],
+				    "root's usage given twice");
+		in->root_line = line;
+		return _set_usage(t, in, SB_ASSOC_ROOT, f[4], line);
+	}
 	rc = _parse_shares(f[3], &shares);
 	if (rc == -1)
 		return _bad(in, line, "Shares", f[3],
@@ -402,13 +460,6 @@ static int _parse_line(sb_assoc_tree_t *t, struct input *in, char *buf,
 
 	if (!*f[2]) {
 		/* An account line. */
-		if (!strcmp(f[0], "root"))
-			return _bad(in, line, "Account", f[0],
-				    "root is implicit, do not list it");
-		if (*f[4])
-			return _bad(in, line, "RawUsage", f[4],
-				    "only users have usage (accounts sum "
-				    "their users)");
 		if (!*f[1]) {
 			parent = SB_ASSOC_ROOT;
 		} else if ((parent = sb_assoc_tree_find_account(t, f[1])) < 0) {
@@ -420,10 +471,13 @@ static int _parse_line(sb_assoc_tree_t *t, struct input *in, char *buf,
 			snprintf(cnt, sizeof(cnt), "%d", in->line_of[id]);
 			fprintf(stderr, PROG ": %s:%d: Account '%s': defined "
 				"twice (first on line %s)\n", in->file, line,
-				f[0], cnt);
+				sb_shown(a, sizeof(a), f[0]), cnt);
 			return -1;
 		}
 		id = sb_assoc_tree_add_account(t, parent, f[0], shares);
+		if (id >= 0 && *f[4] &&
+		    _set_usage(t, in, id, f[4], line) < 0)
+			return -1;
 	} else {
 		if ((why = _name_problem(f[2])))
 			return _bad(in, line, "User", f[2], why);
@@ -435,18 +489,14 @@ static int _parse_line(sb_assoc_tree_t *t, struct input *in, char *buf,
 			return _bad(in, line, "Account", f[0],
 				    "no such account (define accounts "
 				    "before use)");
-		rc = _parse_usage(f[4], &usage);
-		if (rc == -1)
-			return _bad(in, line, "RawUsage", f[4],
-				    "not a number >= 0 (digits, optional "
-				    "fraction)");
-		if (rc == -2)
-			return _bad(in, line, "RawUsage", f[4], "too large");
+		if (_usage_token(in, line, f[4], &usage) < 0)
+			return -1;
 		if ((id = sb_assoc_tree_find_user(t, acct, f[2])) >= 0) {
 			snprintf(cnt, sizeof(cnt), "%d", in->line_of[id]);
 			fprintf(stderr, PROG ": %s:%d: User '%s': already in "
 				"account '%s' (line %s)\n", in->file, line,
-				f[2], f[0], cnt);
+				sb_shown(u, sizeof(u), f[2]),
+				sb_shown(a, sizeof(a), f[0]), cnt);
 			return -1;
 		}
 		id = sb_assoc_tree_add_user(t, acct, f[2], shares, usage);
@@ -461,7 +511,9 @@ static int _parse_line(sb_assoc_tree_t *t, struct input *in, char *buf,
 
 static int _read_tree(sb_assoc_tree_t *t, struct input *in)
 {
-	char buf[MAX_LINE + 2];
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t len;
 	FILE *f;
 	int line = 0, rc = 0;
 
@@ -476,12 +528,12 @@ static int _read_tree(sb_assoc_tree_t *t, struct input *in)
 		fprintf(stderr, PROG ": %s: %s\n", in->file, strerror(errno));
 		return -1;
 	}
-	while (fgets(buf, sizeof(buf), f)) {
-		size_t len = strlen(buf);
+	while ((len = sbucket_getline(f, &buf, &cap, in->file,
+				      (size_t) line + 1)) >= 0) {
 		char *s;
 
 		line++;
-		if (len > MAX_LINE && buf[len - 1] != '\n') {
+		if (len - (buf[len - 1] == '\n') > MAX_LINE) {
 			fprintf(stderr, PROG ": %s:%d: line longer than %d "
 				"bytes\n", in->file, line, MAX_LINE);
 			rc = -1;
@@ -495,12 +547,15 @@ static int _read_tree(sb_assoc_tree_t *t, struct input *in)
 			break;
 		}
 	}
+	if (len == -2)
+		rc = -1;
 	if (!rc && ferror(f)) {
 		fprintf(stderr, PROG ": %s: read error\n", in->file);
 		rc = -1;
 	}
 	if (f != stdin)
 		fclose(f);
+	free(buf);
 	return rc;
 }
 
@@ -686,27 +741,24 @@ static const char *_label(const sb_assoc_info_t *a)
 }
 
 /* The bits an association adds to its parent's raw value, as the level
- * value and its bucket; "-" below the last level. */
+ * value of its bucket (its level: one below its fs parent's). */
 static void _level_value(const sb_assoc_tree_t *t, const sb_assoc_info_t *a,
 			 int levels)
 {
-	sb_assoc_info_t p;
-	int width = 64 / levels, lvl;
+	sb_assoc_info_t f;
+	int width = 64 / levels, lvl = 0, sh;
 
-	sb_assoc_tree_get(t, a->parent, &p);
-	for (lvl = 0; lvl < levels; lvl++) {
-		int sh = sb_fairshare_level_shift(levels, lvl);
-		uint64_t mask = (UINT64_MAX >> (64 - width)) << sh;
-
-		if ((a->fs_raw & mask) && !(p.fs_raw & mask)) {
-			printf("  value %0*" PRIX64, (width + 3) / 4,
-			       (a->fs_raw & mask) >> sh);
-			break;
-		}
-	}
-	if (lvl == levels)
-		printf("  %s", a->shares == SB_SHARES_PARENT && !a->is_user
-		       ? "adds no bits" : "below the last level, adds no bits");
+	for (f = *a; f.fs_parent > SB_ASSOC_ROOT; lvl++)
+		sb_assoc_tree_get(t, f.fs_parent, &f);
+	sh = sb_fairshare_level_shift(levels, lvl);
+	if (a->shares == SB_SHARES_PARENT && !a->is_user)
+		printf("  adds no bits");
+	else if (sh < 0)
+		printf("  below the last level, adds no bits");
+	else
+		printf("  value %0*" PRIX64 "%s", (width + 3) / 4,
+		       (a->fs_raw >> sh) & (UINT64_MAX >> (64 - width)),
+		       a->shares ? "" : " (0 shares: last among its siblings)");
 	printf("  FSRaw %016" PRIX64, a->fs_raw);
 }
 
@@ -909,7 +961,7 @@ static void _explain_pair(const sb_assoc_tree_t *t, int x, int y, int alg,
 }
 
 static int _explain(const sb_assoc_tree_t *t, const char *spec, int alg,
-		    int levels)
+		    int levels, int pair_only)
 {
 	char buf[2 * (SB_ASSOC_NAME_MAX + 1) + 2];
 	char *second = NULL;
@@ -937,6 +989,13 @@ static int _explain(const sb_assoc_tree_t *t, const char *spec, int alg,
 			return _usage_error("--explain", u,
 					    "no such user association");
 	}
+	if (n == 2 && ids[0] == ids[1])
+		return _usage_error("--explain", spec, "the same user "
+				    "association twice");
+	if (n == 2 && pair_only) {
+		_explain_pair(t, ids[0], ids[1], alg, levels);
+		return 0;
+	}
 	_explain_one(t, ids[0], alg, levels);
 	if (n == 2) {
 		_explain_one(t, ids[1], alg, levels);
@@ -947,15 +1006,41 @@ static int _explain(const sb_assoc_tree_t *t, const char *spec, int alg,
 
 /* ---- main ------------------------------------------------------------- */
 
+/* The tree of o.file, computed, printed or explained. */
+static int _run(struct opts o);
+
 int sbucket_fairshare_main(int argc, char **argv)
 {
 	struct opts o;
-	struct input in;
-	sb_assoc_tree_t *t = NULL;
-	int rc, ret = SBUCKET_EXIT_INPUT;
+	int rc;
 
 	if ((rc = _parse_opts(argc, argv, &o)) != 0)
 		return rc < 0 ? SBUCKET_EXIT_OK : rc;
+	return _run(o);
+}
+
+int sbucket_fairshare_live_decide(const char *pair)
+{
+	struct opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.levels = 4;
+	o.dampening = 1;
+	o.file = SBUCKET_LIVE_FILE;
+	o.explain = pair;
+	o.pair_only = 1;
+	if (_live_params(&o) < 0)
+		return SBUCKET_EXIT_INPUT;
+	return _run(o);
+}
+
+static int _run(struct opts o)
+{
+	struct input in;
+	sb_assoc_info_t root;
+	sb_assoc_tree_t *t = NULL;
+	int rc, ret = SBUCKET_EXIT_INPUT;
+
 	memset(&in, 0, sizeof(in));
 	in.file = o.file;
 	if (!(t = sb_assoc_tree_create())) {
@@ -980,8 +1065,17 @@ int sbucket_fairshare_main(int argc, char **argv)
 				strerror(errno));
 		goto out;
 	}
+	/* Root has the sum of all: no account's usage is larger. */
+	sb_assoc_tree_get(t, SB_ASSOC_ROOT, &root);
+	if (root.usage_raw >= USAGE_LIMIT) {
+		fprintf(stderr, PROG ": %s: RawUsage adds up beyond "
+			"18446744073709551615 (sshare's 64-bit integer)\n",
+			in.file);
+		goto out;
+	}
 	if (o.explain)
-		ret = _explain(t, o.explain, o.algorithm, o.levels);
+		ret = _explain(t, o.explain, o.algorithm, o.levels,
+			       o.pair_only);
 	else
 		ret = _print_tree(t, o.algorithm) < 0 ? SBUCKET_EXIT_INPUT
 						      : SBUCKET_EXIT_OK;

@@ -8,7 +8,9 @@
  * 'sshare -a -P -n -o Account,User,RawShares,RawUsage' prints the whole
  * tree depth first, users before sub-accounts, with the Account column
  * indented one space per level: an account's parent is the last account
- * printed one level up, a user's account is named on its line.
+ * printed one level up, a user's account is named on its line. Accounts
+ * and root keep the RawUsage slurmctld has on them, which includes what
+ * deleted users and sub-accounts used.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -100,14 +102,17 @@ FILE *sbucket_fairshare_live_open(void)
 			fprintf(stderr, PROG ": out of memory\n");
 			goto drain;
 		}
-		if (depth == 0)		/* root */
+		if (depth == 0) {	/* root */
+			fprintf(out, "root||||%s\n", *f[3] ? f[3] : "0");
 			continue;
+		}
 		if (!parents[depth - 1]) {
 			fprintf(stderr, PROG ": sshare: line %d: account '%s' "
 				"has no parent line\n", line, acct);
 			goto drain;
 		}
-		fprintf(out, "%s|%s||%s|\n", acct, parents[depth - 1], f[2]);
+		fprintf(out, "%s|%s||%s|%s\n", acct, parents[depth - 1], f[2],
+			f[3]);
 	}
 	ok = 1;
 drain:

@@ -23,6 +23,10 @@
 #include "policy.h"
 #include "sbucket.h"
 #include "sbucket_place_input.h"
+#include "shown.h"
+
+/* Command-line text in a message, as shown.h shows input. */
+#define SHOWN(s) sb_shown(shown, sizeof(shown), s)
 
 static void _usage(FILE *f)
 {
@@ -94,6 +98,18 @@ static int _apply_speeds(const sb_bucket_conf_t *conf, const char *conf_path,
 	return -1;
 }
 
+/* --path=bucket: a job that cannot take it is an input error. */
+static int _refuse_node_path(const sbp_job_t *job, const void *ctx,
+			     char *why, size_t len)
+{
+	const char *reason = sb_place_ineligible(&job->req, ctx);
+
+	if (!reason)
+		return 0;
+	snprintf(why, len, " cannot take the bucket path (%s)", reason);
+	return 1;
+}
+
 /* The job's nodes are allocated from now on. */
 static void _commit(sbp_cluster_t *cl, sb_bucket_set_t *set,
 		    const sb_placement_t *pl)
@@ -115,15 +131,16 @@ int sbucket_place_main(int argc, char **argv)
 	const char *policy = NULL, *priorityf = NULL, *conf_path = NULL;
 	const char *files[2], *msg = NULL;
 	char err[SB_BUCKET_CONF_ERRLEN];
+	char shown[SB_SHOWN_BUF];
 	sb_bucket_conf_t *conf = NULL;
 	sb_path_t path = SB_PATH_AUTO;
 	int nfiles = 0, header = 1, i, rc = SBUCKET_EXIT_INPUT;
 	sb_policy_t pol;
 	sbp_cluster_t cl = { 0 };
+	sbp_jobs_t jobs = { 0 };
 	sb_bucket_set_t *set = NULL;
-	FILE *jf = NULL;
-	char *buf = NULL;
-	size_t cap = 0, line = 0, errpos = 0;
+	char id[SB_SHOWN_BUF];
+	size_t j, errpos = 0;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -147,13 +164,14 @@ int sbucket_place_main(int argc, char **argv)
 			header = 0;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "sbucket place: unknown option '%s'\n"
-				"Try 'sbucket place --help'.\n", a);
+				"Try 'sbucket place --help'.\n", SHOWN(a));
 			return SBUCKET_EXIT_USAGE;
 		} else if (nfiles < 2) {
 			files[nfiles++] = a;
 		} else {
 			fprintf(stderr, "sbucket place: too many arguments "
-				"('%s')\nTry 'sbucket place --help'.\n", a);
+				"('%s')\nTry 'sbucket place --help'.\n",
+				SHOWN(a));
 			return SBUCKET_EXIT_USAGE;
 		}
 	}
@@ -185,11 +203,11 @@ int sbucket_place_main(int argc, char **argv)
 	} else if (sb_policy_init(&pol, policy, priorityf, &errpos, &msg)) {
 		if (errno == ENOENT)
 			fprintf(stderr, "sbucket place: unknown policy '%s'\n",
-				policy);
+				SHOWN(policy));
 		else if (priorityf && msg && strstr(msg, "PRIORITYF") == NULL)
 			fprintf(stderr, "sbucket place: --priorityf: column "
 				"%zu: %s: '%s'\n", errpos + 1, msg,
-				priorityf + errpos);
+				SHOWN(priorityf + errpos));
 		else
 			fprintf(stderr, "sbucket place: %s\n", msg ? msg :
 				"bad policy");
@@ -205,43 +223,27 @@ int sbucket_place_main(int argc, char **argv)
 		fprintf(stderr, "sbucket: %s\n", strerror(errno));
 		goto out;
 	}
-	if (!(jf = fopen(files[1], "r"))) {
-		fprintf(stderr, "sbucket: %s: %s\n", files[1], strerror(errno));
+	if (sbp_read_jobs(files[1], &cl, path == SB_PATH_BUCKET ?
+			  _refuse_node_path : NULL, &pol, &jobs))
 		goto out;
-	}
-	while (getline(&buf, &cap, jf) >= 0) {
-		sbp_job_t job;
+	/* Every line is good: from here on only memory can fail. */
+	if (header)
+		printf("JobId|Nodes|Path|Result\n");
+	for (j = 0; j < jobs.n; j++) {
+		sbp_job_t *job = &jobs.v[j];
 		sb_placement_t pl;
-		int got;
 
-		line++;
-		if ((got = sbp_parse_job(files[1], line, buf, &cl, &job)) < 0)
-			goto out;
-		if (!got)
-			continue;
-		if (sb_place(set, &job.req, &pol, path, &pl)) {
-			if (errno == EINVAL && path == SB_PATH_BUCKET)
-				fprintf(stderr, "sbucket: %s:%zu: job %s "
-					"cannot take the bucket path (%s)\n",
-					files[1], line, job.jobid,
-					sb_place_ineligible(&job.req, &pol));
-			else
-				fprintf(stderr, "sbucket: %s:%zu: job %s: %s\n",
-					files[1], line, job.jobid,
-					strerror(errno));
-			sbp_job_fini(&job);
+		if (sb_place(set, &job->req, &pol, path, &pl)) {
+			fprintf(stderr, "sbucket: %s:%zu: job %s: %s\n",
+				files[1], jobs.line[j],
+				sb_shown(id, sizeof(id), job->jobid),
+				strerror(errno));
 			goto out;
 		}
-		/* Printed late: a bad first line gives an error only. */
-		if (header) {
-			printf("JobId|Nodes|Path|Result\n");
-			header = 0;
-		}
-		printf("%s|", job.jobid);
+		printf("%s|", job->jobid);
 		if (pl.result == SB_PLACE_RUN && sbp_print_placement(&cl, &pl)) {
 			fprintf(stderr, "sbucket: out of memory\n");
 			sb_placement_fini(&pl);
-			sbp_job_fini(&job);
 			goto out;
 		}
 		if (pl.bucket_path)
@@ -252,21 +254,10 @@ int sbucket_place_main(int argc, char **argv)
 		if (pl.result == SB_PLACE_RUN)
 			_commit(&cl, set, &pl);
 		sb_placement_fini(&pl);
-		sbp_job_fini(&job);
 	}
-	if (ferror(jf)) {
-		fprintf(stderr, "sbucket: %s: %s\n", files[1], strerror(errno));
-		goto out;
-	}
-	if (header)
-		printf("JobId|Nodes|Path|Result\n");
 	rc = SBUCKET_EXIT_OK;
 out:
-	if (fflush(stdout) && rc == SBUCKET_EXIT_OK)
-		rc = SBUCKET_EXIT_INPUT;
-	free(buf);
-	if (jf)
-		fclose(jf);
+	sbp_jobs_fini(&jobs);
 	sb_bucket_set_destroy(set);
 	sbp_cluster_fini(&cl);
 	sb_bucket_conf_free(conf);

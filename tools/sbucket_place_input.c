@@ -21,15 +21,22 @@
 
 #include "hostlist_fmt.h"
 #include "node_feature.h"
+#include "priorityf.h"
+#include "sbucket.h"
 #include "sbucket_place_input.h"
+#include "shown.h"
 
 #define MAX_TOKENS 256
 
+/* One error line; the token and @arg as shown.h shows input. */
 static void _err(const char *path, size_t line, const char *tok,
 		 const char *fmt, const char *arg)
 {
-	fprintf(stderr, "sbucket: %s:%zu: token '%s': ", path, line, tok);
-	fprintf(stderr, fmt, arg);
+	char t[SB_SHOWN_BUF], a[SB_SHOWN_BUF];
+
+	fprintf(stderr, "sbucket: %s:%zu: token '%s': ", path, line,
+		sb_shown(t, sizeof(t), tok));
+	fprintf(stderr, fmt, sb_shown(a, sizeof(a), arg));
 	fputc('\n', stderr);
 }
 
@@ -37,7 +44,10 @@ static void _err(const char *path, size_t line, const char *tok,
 static void _bad(const char *path, size_t line, const char *tok,
 		 const char *msg)
 {
-	_err(path, line, tok, "%s", msg);
+	char t[SB_SHOWN_BUF];
+
+	fprintf(stderr, "sbucket: %s:%zu: token '%s': %s\n", path, line,
+		sb_shown(t, sizeof(t), tok), msg);
 }
 
 /* Cut a line into blank-separated tokens, dropping a '#' comment. */
@@ -77,15 +87,12 @@ static int _uint(const char *s, unsigned long long max,
 	return *end || errno || *v > max ? -1 : 0;
 }
 
-static int _double(const char *s, double *v)
+/* A number as PRIORITYF writes one (so as bucket.conf's speeds). */
+static int _number(const char *s, double *v)
 {
-	char *end;
+	size_t len;
 
-	if (!*s || isspace((unsigned char) *s))
-		return -1;
-	errno = 0;
-	*v = strtod(s, &end);
-	return *end || errno || !isfinite(*v) || *v < 0 ? -1 : 0;
+	return sb_priorityf_number(s, &len, v) || s[len] ? -1 : 0;
 }
 
 /* Memory sizes: MB by default, K/M/G/T suffixes (powers of 1024). */
@@ -317,14 +324,17 @@ static int _node_key(const char *path, size_t line, const char *tok,
 			return -1;
 		}
 	} else if (!strcasecmp(key, "Load")) {
-		if (_double(val, &d)) {
-			_bad(path, line, tok, "not a load (a number >= 0)");
+		if (_number(val, &d)) {
+			_bad(path, line, tok, "not a load (a number >= 0 such "
+			     "as 0, 1.5 or 2e1)");
 			return -1;
 		}
 		t->load = d;
 	} else if (!strcasecmp(key, "Speed")) {
-		if (_double(val, &d)) {
-			_bad(path, line, tok, "not a speed (a number >= 0)");
+		/* As bucket.conf's Speed: a speed of 0 is no speed. */
+		if (_number(val, &d) || !(d > 0)) {
+			_bad(path, line, tok, "not a speed (a number > 0 such "
+			     "as 2, 0.5 or 1e3)");
 			return -1;
 		}
 		t->speed = d;
@@ -578,17 +588,12 @@ out:
 	return rc;
 }
 
-/* Read a whole line of any length; NULL at the end of the file. */
-static char *_getline(FILE *f, char **buf, size_t *cap)
-{
-	return getline(buf, cap, f) < 0 ? NULL : *buf;
-}
-
 int sbp_read_nodes(const char *path, sbp_cluster_t *cl)
 {
 	FILE *f;
 	char *buf = NULL, *tok[MAX_TOKENS];
 	size_t cap = 0, line = 0, nt;
+	ssize_t len;
 	int rc = -1, too_many;
 
 	memset(cl, 0, sizeof(*cl));
@@ -596,7 +601,7 @@ int sbp_read_nodes(const char *path, sbp_cluster_t *cl)
 		fprintf(stderr, "sbucket: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	while (_getline(f, &buf, &cap)) {
+	while ((len = sbucket_getline(f, &buf, &cap, path, line + 1)) >= 0) {
 		line++;
 		nt = _tokens(buf, tok, MAX_TOKENS, &too_many);
 		if (too_many) {
@@ -618,6 +623,8 @@ int sbp_read_nodes(const char *path, sbp_cluster_t *cl)
 			goto out;
 		}
 	}
+	if (len == -2)
+		goto out;
 	if (ferror(f)) {
 		fprintf(stderr, "sbucket: %s: %s\n", path, strerror(errno));
 		goto out;
@@ -637,7 +644,7 @@ out:
 
 int sbp_parse_time(const char *s, int64_t *secs)
 {
-	unsigned long long v[4] = { 0 };
+	unsigned long long v[4] = { 0 }, t;
 	int nf = 0, days = 0;
 	const char *p = s;
 	char *end;
@@ -651,7 +658,8 @@ int sbp_parse_time(const char *s, int64_t *secs)
 			return -1;
 		errno = 0;
 		v[0] = strtoull(p, &end, 10);
-		if (*end != '-' || errno)
+		/* Bounded as the other fields: the sum below cannot wrap. */
+		if (*end != '-' || errno || v[0] > 1000000000ULL)
 			return -1;
 		days = 1;
 		nf = 1;
@@ -670,27 +678,19 @@ int sbp_parse_time(const char *s, int64_t *secs)
 			return -1;
 		p = end + 1;
 	}
-	if (days) {
-		/* D-H, D-H:M, D-H:M:S */
-		if (nf > 4)
-			return -1;
-		*secs = (int64_t) (v[0] * 86400 + v[1] * 3600 + v[2] * 60 +
-				   v[3]);
-		return 0;
-	}
-	switch (nf) {
-	case 1:		/* M */
-		*secs = (int64_t) v[0] * 60;
-		return 0;
-	case 2:		/* M:S */
-		*secs = (int64_t) (v[0] * 60 + v[1]);
-		return 0;
-	case 3:		/* H:M:S */
-		*secs = (int64_t) (v[0] * 3600 + v[1] * 60 + v[2]);
-		return 0;
-	default:
+	if (days)		/* D-H, D-H:M, D-H:M:S */
+		t = v[0] * 86400 + v[1] * 3600 + v[2] * 60 + v[3];
+	else if (nf == 1)	/* M */
+		t = v[0] * 60;
+	else if (nf == 2)	/* M:S */
+		t = v[0] * 60 + v[1];
+	else if (nf == 3)	/* H:M:S */
+		t = v[0] * 3600 + v[1] * 60 + v[2];
+	else
 		return -1;
-	}
+	/* As sbatch: a limit of zero is no limit. */
+	*secs = t ? (int64_t) t : SB_TIME_INFINITE;
+	return 0;
 }
 
 void sbp_job_fini(sbp_job_t *job)
@@ -762,6 +762,43 @@ static char *_optval(char **tok, size_t nt, size_t *i, const char *lng,
 		return tok[*i];
 	}
 	return NULL;
+}
+
+/*
+ * --bucket-prefer's list @val of token @tok into @r: feature names, each
+ * one some node of @cl has (as the SPANK plugin checks at submission).
+ */
+static int _prefer(const char *path, size_t line, const char *tok,
+		   const char *val, const sbp_cluster_t *cl, sb_request_t *r)
+{
+	char msg[96], shown[SB_SHOWN_BUF];
+	size_t pos, i, k;
+	bool found;
+
+	if (sb_request_add_prefer_list(r, val, &pos) < 0) {
+		if (errno == E2BIG)
+			snprintf(msg, sizeof(msg), "more than %d features",
+				 SB_MAX_PREFER);
+		else
+			snprintf(msg, sizeof(msg), "not a feature list "
+				 "(names joined by ',') at offset %zu", pos);
+		_bad(path, line, tok, msg);
+		return -1;
+	}
+	for (k = 0; k < r->nprefer; k++) {
+		found = false;
+		for (i = 0; !found && i < cl->n; i++)
+			found = sb_request_pref(&(sb_request_t) {
+				.prefer = &r->prefer[k], .nprefer = 1 },
+				&cl->nodes[i]) > 0;
+		if (!found) {
+			snprintf(msg, sizeof(msg), "no node has feature '%s'",
+				 sb_shown(shown, sizeof(shown), r->prefer[k]));
+			_bad(path, line, tok, msg);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int sbp_parse_job(const char *path, size_t line, char *text,
@@ -922,11 +959,20 @@ int sbp_parse_job(const char *path, size_t line, char *text,
 			}
 			if (!(r->partition = strdup(val)))
 				goto oom;
+		} else if ((val = _optval(tok, nt, &i, "--bucket-prefer",
+					  NULL, &m)), m) {
+			if (!val || r->nprefer) {
+				_bad(path, line, tok[i], val ? "option given "
+				     "twice" : "missing feature list");
+				goto out;
+			}
+			if (_prefer(path, line, tok[i], val, cl, r) < 0)
+				goto out;
 		} else {
 			_bad(path, line, tok[i], "unknown option (known: "
 			     "JobId=, -N, --exclusive, -C, --mem, --tmp, "
 			     "--mincpus, -c, --ntasks-per-node, --gres, -t, "
-			     "-w, -x, -p, --contiguous)");
+			     "-w, -x, -p, --contiguous, --bucket-prefer)");
 			goto out;
 		}
 		continue;
@@ -962,9 +1008,11 @@ bad_list:
 	if (cons && !(c = sb_constraint_parse(cons, &errpos, &msg))) {
 		if (errno == ENOMEM)
 			goto oom;
+		char t[SB_SHOWN_BUF];
+
 		fprintf(stderr, "sbucket: %s:%zu: token '%s': %s at column "
-			"%zu of the constraint\n", path, line, cons_tok, msg,
-			errpos + 1);
+			"%zu of the constraint\n", path, line,
+			sb_shown(t, sizeof(t), cons_tok), msg, errpos + 1);
 		goto out;
 	}
 	if (!have_nodes && !r->required)
@@ -1044,6 +1092,77 @@ out:
 	sb_constraint_free(c);
 	if (rc != 1)
 		sbp_job_fini(job);
+	return rc;
+}
+
+void sbp_jobs_fini(sbp_jobs_t *jobs)
+{
+	size_t i;
+
+	for (i = 0; i < jobs->n; i++)
+		sbp_job_fini(&jobs->v[i]);
+	free(jobs->v);
+	free(jobs->line);
+	memset(jobs, 0, sizeof(*jobs));
+}
+
+int sbp_read_jobs(const char *path, const sbp_cluster_t *cl,
+		  sbp_refuse_f *refuse, const void *ctx, sbp_jobs_t *jobs)
+{
+	char *buf = NULL, why[256], id[SB_SHOWN_BUF];
+	size_t cap = 0, line = 0, room = 0;
+	ssize_t len;
+	sbp_job_t job, *v;
+	size_t *l;
+	FILE *f;
+	int got, rc = -1;
+
+	memset(jobs, 0, sizeof(*jobs));
+	if (!(f = fopen(path, "r"))) {
+		fprintf(stderr, "sbucket: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while ((len = sbucket_getline(f, &buf, &cap, path, line + 1)) >= 0) {
+		line++;
+		if ((got = sbp_parse_job(path, line, buf, cl, &job)) < 0)
+			goto out;
+		if (!got)
+			continue;
+		if (refuse && refuse(&job, ctx, why, sizeof(why))) {
+			fprintf(stderr, "sbucket: %s:%zu: job %s%s\n", path,
+				line, sb_shown(id, sizeof(id), job.jobid),
+				why);
+			sbp_job_fini(&job);
+			goto out;
+		}
+		if (jobs->n == room) {
+			room = room ? 2 * room : 64;
+			if (!(v = realloc(jobs->v, room * sizeof(*v))))
+				goto oom;
+			jobs->v = v;
+			if (!(l = realloc(jobs->line, room * sizeof(*l))))
+				goto oom;
+			jobs->line = l;
+		}
+		jobs->line[jobs->n] = line;
+		jobs->v[jobs->n++] = job;
+	}
+	if (len == -2)
+		goto out;
+	if (ferror(f)) {
+		fprintf(stderr, "sbucket: %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+	goto out;
+oom:
+	sbp_job_fini(&job);
+	_oom(path, line);
+out:
+	free(buf);
+	fclose(f);
+	if (rc)
+		sbp_jobs_fini(jobs);
 	return rc;
 }
 

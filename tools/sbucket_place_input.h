@@ -52,7 +52,38 @@ int sbp_parse_job(const char *path, size_t lineno, char *line,
 
 void sbp_job_fini(sbp_job_t *job);
 
-/* sbatch --time formats, in seconds (SB_TIME_INFINITE for UNLIMITED). */
+/* The jobs of a jobs file, in file order. */
+typedef struct {
+	sbp_job_t *v;
+	size_t *line;			/* the line of each */
+	size_t n;
+} sbp_jobs_t;
+
+/*
+ * What a subcommand refuses in a job that parsed: 0, or 1 after writing
+ * the rest of the message, after "job ID", into @why (e.g. ": -w is not
+ * supported").
+ */
+typedef int sbp_refuse_f(const sbp_job_t *job, const void *ctx, char *why,
+			 size_t len);
+
+/*
+ * Read every job of @path into *jobs (zeroed first) before any is
+ * placed, so that a bad line anywhere gives its one error and no
+ * output at all. @refuse (may be NULL) is asked about each job in turn
+ * and its refusal is printed as "sbucket: PATH:LINE: job ID<why>".
+ * 0, or -1 after the error (*jobs is then empty).
+ */
+int sbp_read_jobs(const char *path, const sbp_cluster_t *cl,
+		  sbp_refuse_f *refuse, const void *ctx, sbp_jobs_t *jobs);
+
+void sbp_jobs_fini(sbp_jobs_t *jobs);
+
+/*
+ * sbatch --time formats, in seconds: SB_TIME_INFINITE for UNLIMITED and,
+ * as sbatch has it, for a limit of zero. Each field is at most 10^9, so
+ * the sum never wraps. 0, or -1 for anything else.
+ */
 int sbp_parse_time(const char *s, int64_t *secs);
 
 #endif /* SBUCKET_PLACE_INPUT_H */

@@ -8,12 +8,9 @@
 set -u
 top=${SB_TOP_SRCDIR:?}
 src=${SB_SLURM_SOURCE:?the configured Slurm source tree}
-n=0
+. "$(dirname "$0")/tap.inc"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-
-ok() { echo "ok $((n += 1)) - $1"; }
-notok() { echo "not ok $((n += 1)) - $1"; shift; printf '#   %s\n' "$@"; }
 
 # A pristine copy of what configure reads: the checkout may itself be
 # configured in place, which rules out a VPATH build from it.
@@ -78,3 +75,4 @@ if run_configure good --with-slurm-source="$src" &&
 else
 	notok "the matching tree is accepted and its version printed" "$(tail -n 3 <<<"$out")"
 fi
+exit $fail

@@ -1,7 +1,8 @@
 #!/bin/bash
 # b03-install - 'make install' into a staging directory (DESTDIR) puts the
 # three plugins into Slurm's PluginDir as .so files and nothing else there
-# (no libtool .la), sbucket into bin and the man pages into man1/5/8;
+# (no libtool .la), sbucket into bin, the man pages into man1/5/8 and the
+# examples into the documentation;
 # 'make uninstall' takes them all out again.
 #
 # Copyright (C) 2026 The slurm-buckets authors.
@@ -9,15 +10,7 @@
 set -u
 build=${SB_TOP_BUILDDIR:-.}
 libdir=${SB_SLURM_PLUGINDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
-n=0
-fail=0
-ok() { echo "ok $((n += 1)) - $1"; }
-notok() {
-	echo "not ok $((n += 1)) - $1"
-	shift
-	printf '#   %s\n' "$@"
-	fail=1
-}
+. "$(dirname "$0")/tap.inc"
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
@@ -39,7 +32,10 @@ else
 fi
 prefix=$(sed -n 's/^prefix = //p' "$build/Makefile")
 for f in bin/sbucket share/man/man1/sbucket.1 share/man/man5/bucket.conf.5 \
-	 share/man/man8/select_bucket.8 share/man/man8/priority_bucket.8; do
+	 share/man/man8/select_bucket.8 share/man/man8/priority_bucket.8 \
+	 share/doc/slurm-buckets/examples/bucket.conf.example \
+	 share/doc/slurm-buckets/examples/slurm.conf.select.example \
+	 share/doc/slurm-buckets/examples/mix-jobs.txt; do
 	if [ -e "$stage$prefix/$f" ]; then
 		ok "installs $f"
 	else

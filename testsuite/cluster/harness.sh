@@ -90,6 +90,15 @@ sb_cluster_init() {
 	chmod 0755 "$SB_DIR"
 	mkdir -p "$SB_DIR"/{etc,log,run,state/ctld,spool,munge,jobs}
 	chmod 1777 "$SB_DIR/jobs"
+	# Jobs' users load plugins too (sbatch reads PluginDir, the SPANK
+	# plugin): a build tree under /root or a mktemp directory is closed to
+	# them, so the cluster gets its own copy in SB_DIR.
+	if [ -n "${SB_PLUGIN_DIR:-}" ]; then
+		mkdir -p "$SB_DIR/plugins"
+		cp -L "$SB_PLUGIN_DIR"/*.so "$SB_DIR/plugins/" ||
+			_sb_die "cannot copy the plugins of $SB_PLUGIN_DIR"
+		SB_PLUGIN_DIR=$SB_DIR/plugins
+	fi
 	SB_HOST=$(hostname)
 	getent hosts "$SB_HOST" >/dev/null ||
 		_sb_die "hostname '$SB_HOST' does not resolve (add it to /etc/hosts)"

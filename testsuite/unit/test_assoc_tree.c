@@ -73,9 +73,11 @@ START_TEST(test_add_errors)
 	FAILS(sb_assoc_tree_add_user(t, a, "v", 1, NAN), EINVAL);
 	FAILS(sb_assoc_tree_add_user(t, a, "v", 1, INFINITY), EINVAL);
 	FAILS(sb_assoc_tree_add_user(t, u, "v", 1, 0), EINVAL);
-	FAILS(sb_assoc_tree_set_usage(t, a, 1), EINVAL);
 	FAILS(sb_assoc_tree_set_usage(t, u, -1), EINVAL);
-	FAILS(sb_assoc_tree_set_usage(t, 0, 1), EINVAL);
+	FAILS(sb_assoc_tree_set_usage(t, a, NAN), EINVAL);
+	FAILS(sb_assoc_tree_set_usage(t, 3, 1), EINVAL);
+	FAILS(sb_assoc_tree_set_usage(t, -1, 1), EINVAL);
+	FAILS(sb_assoc_tree_set_usage(NULL, 0, 1), EINVAL);
 	FAILS(sb_assoc_tree_find_account(t, "nope"), ENOENT);
 	FAILS(sb_assoc_tree_find_user(t, a, "nope"), ENOENT);
 	FAILS(sb_assoc_tree_find_user(t, u, "u"), EINVAL);
@@ -90,6 +92,56 @@ START_TEST(test_add_errors)
 	ck_assert_int_eq(sb_assoc_tree_find_user(t, 0, "u"), 4);
 	ck_assert_int_eq(sb_assoc_tree_find_user(t, a, "u"), u);
 	CHECK_OK(t);
+	sb_assoc_tree_destroy(t);
+}
+END_TEST
+
+/*
+ * An account's usage is what Slurm keeps on it when given (deleted users'
+ * usage included), else its children's sum; root likewise.
+ */
+START_TEST(test_given_usage)
+{
+	sb_assoc_tree_t *t = sb_assoc_tree_create();
+	int a, b, c, d, u3;
+	sb_assoc_info_t in;
+
+	a = sb_assoc_tree_add_account(t, 0, "a", 1);
+	ck_assert_int_ge(sb_assoc_tree_add_user(t, a, "u1", 1, 10), 0);
+	ck_assert_int_ge(sb_assoc_tree_add_user(t, a, "u2", 1, 20), 0);
+	b = sb_assoc_tree_add_account(t, 0, "b", 1);
+	u3 = sb_assoc_tree_add_user(t, b, "u3", 1, 5);
+	c = sb_assoc_tree_add_account(t, 0, "c", 1);
+	d = sb_assoc_tree_add_account(t, c, "d", 1);
+	ck_assert_int_ge(sb_assoc_tree_add_user(t, d, "u4", 1, 3), 0);
+	ck_assert_int_eq(sb_assoc_tree_set_usage(t, a, 100), 0);
+	ck_assert_int_eq(sb_assoc_tree_set_usage(t, c, 7), 0);
+	CHECK_OK(t);
+	ck_assert_int_eq(sb_assoc_tree_rollup(t), 0);
+	CHECK_OK(t);
+#define USAGE(id, want, given) do { \
+		ck_assert_int_eq(sb_assoc_tree_get(t, (id), &in), 0); \
+		ck_assert(in.usage_raw == (want)); \
+		ck_assert_int_eq(in.usage_given, (given)); \
+	} while (0)
+	USAGE(a, 100, 1);
+	USAGE(b, 5, 0);
+	USAGE(d, 3, 0);
+	USAGE(c, 7, 1);
+	USAGE(0, 112, 0);
+	/* a user's change reaches the sums that are not given */
+	ck_assert_int_eq(sb_assoc_tree_set_usage(t, u3, 9), 0);
+	ck_assert_int_eq(sb_assoc_tree_rollup(t), 0);
+	CHECK_OK(t);
+	USAGE(b, 9, 0);
+	USAGE(0, 116, 0);
+	ck_assert_int_eq(sb_assoc_tree_set_usage(t, 0, 500), 0);
+	ck_assert_int_eq(sb_assoc_tree_set_usage(t, b, 9), 0);
+	ck_assert_int_eq(sb_assoc_tree_set_usage(t, d, 3), 0);
+	ck_assert_int_eq(sb_assoc_tree_rollup(t), 0);
+	CHECK_OK(t);
+	USAGE(0, 500, 1);
+#undef USAGE
 	sb_assoc_tree_destroy(t);
 }
 END_TEST
@@ -203,7 +255,7 @@ static long double _subtree(const sb_assoc_tree_t *t, int id)
 	int c;
 
 	sb_assoc_tree_get(t, id, &i);
-	if (i.is_user)
+	if (i.usage_given)
 		return i.usage_raw;
 	for (c = sb_assoc_tree_first_child(t, id); c >= 0;
 	     c = sb_assoc_tree_next_sibling(t, c))
@@ -235,6 +287,11 @@ START_TEST(test_random_trees)
 				id = sb_assoc_tree_add_account(t, p, name, sh);
 				ck_assert_int_ge(id, 0);
 				accounts[na++] = id;
+			} else if (sb_test_rng_below(&r, 6) == 0) {
+				/* an account (or root) given Slurm's usage */
+				ck_assert_int_eq(sb_assoc_tree_set_usage(
+					t, p, (long double) sb_test_rng_range(
+						&r, 0, 5000)), 0);
 			} else {
 				snprintf(name, sizeof(name), "u%d", i);
 				id = sb_assoc_tree_add_user(
@@ -270,6 +327,7 @@ static Suite *_suite(void)
 
 	tcase_add_test(tc, test_create_root);
 	tcase_add_test(tc, test_add_errors);
+	tcase_add_test(tc, test_given_usage);
 	tcase_add_test(tc, test_fs_layout);
 	tcase_add_test(tc, test_level_shares_overflow);
 	tcase_add_test(tc, test_check_detects);

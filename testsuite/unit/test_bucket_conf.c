@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bucket_conf.h"
@@ -515,6 +517,169 @@ START_TEST(test_load)
 END_TEST
 
 /*
+ * --bucket-policy as the SPANK plugin checks it: known names in any
+ * case, AllowJobPolicies when bucket.conf is at hand, any known name
+ * when it is not; one printable line naming option and value (issue
+ * 16, item 8: the value used to be echoed raw).
+ */
+START_TEST(test_job_option)
+{
+	char err[SB_BUCKET_CONF_ERRLEN];
+	sb_bucket_conf_t *c;
+
+	ck_assert_ptr_nonnull(c = sb_bucket_conf_parse(
+		"NodeAllocationPolicy=FIRSTAVAILABLE\n"
+		"AllowJobPolicies=FASTEST\n", NULL, err, sizeof(err)));
+	ck_assert_int_eq(sb_bucket_conf_job_option(c, "/etc/b.conf",
+						   "fastest", err, sizeof(err)),
+			 SB_POLICY_FASTEST);
+	ck_assert_int_eq(sb_bucket_conf_job_option(c, "/etc/b.conf",
+						   "FirstAvailable", err,
+						   sizeof(err)),
+			 SB_POLICY_FIRSTAVAILABLE);
+	errno = 0;
+	ck_assert_int_eq(sb_bucket_conf_job_option(c, "/etc/b.conf",
+						   "MINRESOURCE", err,
+						   sizeof(err)), -1);
+	ck_assert_int_eq(errno, EPERM);
+	ck_assert_str_eq(err, "--bucket-policy=MINRESOURCE: not allowed to "
+			 "jobs (AllowJobPolicies in /etc/b.conf)");
+	ck_assert_int_eq(sb_bucket_conf_job_option(NULL, NULL, "MINRESOURCE",
+						   err, sizeof(err)),
+			 SB_POLICY_MINRESOURCE);
+	errno = 0;
+	ck_assert_int_eq(sb_bucket_conf_job_option(c, "/etc/b.conf",
+						   "FAST\nEST\x1b", err,
+						   sizeof(err)), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_str_eq(err, "--bucket-policy=FAST?EST?: unknown policy "
+			 "(expected one of FIRSTAVAILABLE, LASTAVAILABLE, "
+			 "MINRESOURCE, CPULOAD, CONTIGUOUS, MAXBALANCE, "
+			 "FASTEST, PRIORITY)");
+	ck_assert_int_eq(sb_bucket_conf_job_option(NULL, NULL, "", err,
+						   sizeof(err)), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_int_eq(strncmp(err, "--bucket-policy=: unknown", 25), 0);
+	ck_assert_int_eq(sb_bucket_conf_job_option(NULL, NULL, NULL, NULL, 0),
+			 -1);
+	sb_bucket_conf_free(c);
+}
+END_TEST
+
+/*
+ * Issue 16, item 1: what is not a regular file of sane size is refused
+ * before it is read. A FIFO used to block in fopen() until a writer
+ * came, a link to /dev/zero to be read until memory ran out, and a
+ * large file to be read whole. The tests run under a memory cap and a
+ * short timeout (see main()), so the old reader fails them instead of
+ * hanging.
+ */
+START_TEST(test_load_not_regular)
+{
+	char dir[] = "/tmp/test_bucket_conf.XXXXXX", path[64], err[256];
+	char want[128];
+	int fd;
+
+	sb_test_limit_memory((size_t) 512 << 20);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	errno = 0;
+	ck_assert_ptr_null(sb_bucket_conf_load(path, err, sizeof(err)));
+	ck_assert_int_eq(errno, EINVAL);
+	snprintf(want, sizeof(want), "%s: not a regular file (a FIFO)", path);
+	ck_assert_str_eq(err, want);
+	unlink(path);
+
+	snprintf(path, sizeof(path), "%s/zero", dir);
+	ck_assert_int_eq(symlink("/dev/zero", path), 0);
+	errno = 0;
+	ck_assert_ptr_null(sb_bucket_conf_load(path, err, sizeof(err)));
+	ck_assert_int_eq(errno, EINVAL);
+	snprintf(want, sizeof(want), "%s: not a regular file (a character "
+		 "device)", path);
+	ck_assert_str_eq(err, want);
+	unlink(path);
+
+	/* Sparse: one byte over the limit, costing no disk. */
+	snprintf(path, sizeof(path), "%s/big", dir);
+	ck_assert_int_ge(fd = open(path, O_WRONLY | O_CREAT, 0600), 0);
+	ck_assert_int_eq(ftruncate(fd, SB_BUCKET_CONF_BYTES_MAX + 1), 0);
+	close(fd);
+	errno = 0;
+	ck_assert_ptr_null(sb_bucket_conf_load(path, err, sizeof(err)));
+	ck_assert_int_eq(errno, EFBIG);
+	snprintf(want, sizeof(want), "%s: larger than %d bytes", path,
+		 SB_BUCKET_CONF_BYTES_MAX);
+	ck_assert_str_eq(err, want);
+	unlink(path);
+
+	/* At the limit the file is read (and refused for its NUL bytes). */
+	ck_assert_int_ge(fd = open(path, O_WRONLY | O_CREAT, 0600), 0);
+	ck_assert_int_eq(ftruncate(fd, SB_BUCKET_CONF_BYTES_MAX), 0);
+	close(fd);
+	errno = 0;
+	ck_assert_ptr_null(sb_bucket_conf_load(path, err, sizeof(err)));
+	ck_assert_int_eq(errno, EINVAL);
+	snprintf(want, sizeof(want), "%s:1: a NUL byte (not a text file?)",
+		 path);
+	ck_assert_str_eq(err, want);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
+/*
+ * Issue 16, item 2: node names are counted from the hostlist before any
+ * is made, against a limit for the whole file. A 29-byte typo used to
+ * cost seconds and most of a gigabyte (under the cap: ENOMEM) at every
+ * start, reconfigure and sbatch before it was refused, or was accepted.
+ */
+START_TEST(test_node_limit)
+{
+	char err[SB_BUCKET_CONF_ERRLEN], text[128];
+	sb_bucket_conf_t *c;
+
+	sb_test_limit_memory((size_t) 512 << 20);
+	errno = 0;
+	ck_assert_ptr_null(sb_bucket_conf_parse("NodeName=n[1-10000000] "
+						"Speed=2\n", NULL, err,
+						sizeof(err)));
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_str_eq(err, "bucket.conf:1: NodeName=n[1-10000000]: more "
+			 "than 1048576 node names in the file");
+	/* Brackets multiply: counted as a product, not range by range. */
+	ck_assert_ptr_null(sb_bucket_conf_parse("NodeName=r[1-2000]n[1-600] "
+						"Speed=2\n", NULL, err,
+						sizeof(err)));
+	ck_assert_str_eq(err, "bucket.conf:1: NodeName=r[1-2000]n[1-600]: "
+			 "more than 1048576 node names in the file");
+	/* A syntax error after a huge range: found without expanding. */
+	ck_assert_ptr_null(sb_bucket_conf_parse(
+		"NodeName=a_rather_long_node_name_prefix[1-9999999],b[ "
+		"Speed=2\n", NULL, err, sizeof(err)));
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_str_eq(err, "bucket.conf:1: NodeName=a_rather_long_node_"
+			 "name_prefix[1-9999999],b[: column 44: unbalanced "
+			 "'['");
+	/* The limit counts every line. */
+	snprintf(text, sizeof(text), "NodeName=n[1-%d] Speed=2\n"
+		 "NodeName=m1 Speed=3\n", SB_BUCKET_CONF_NODES_MAX);
+	ck_assert_ptr_null(sb_bucket_conf_parse(text, NULL, err,
+						sizeof(err)));
+	ck_assert_str_eq(err, "bucket.conf:2: NodeName=m1: more than 1048576 "
+			 "node names in the file");
+	text[strcspn(text, "\n") + 1] = '\0';
+	c = sb_bucket_conf_parse(text, NULL, err, sizeof(err));
+	ck_assert_msg(c, "%s", err);
+	ck_assert_uint_eq(sb_bucket_conf_node_count(c),
+			  SB_BUCKET_CONF_NODES_MAX);
+	sb_bucket_conf_free(c);
+}
+END_TEST
+
+/*
  * Fixed-seed random files: NodeName lines over disjoint random ranges
  * of "cN" with random speeds, in random order, global keys mixed in.
  * Every node lookup matches the oracle (the speed drawn for it, or not
@@ -662,6 +827,13 @@ int main(void)
 	tcase_add_test(tc, test_load);
 	tcase_add_test(tc, test_random);
 	tcase_add_test(tc, test_damage);
+	tcase_add_test(tc, test_job_option);
+	suite_add_tcase(s, tc);
+	/* What used to hang or eat memory: fail fast instead. */
+	tc = tcase_create("limits");
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_load_not_regular);
+	tcase_add_test(tc, test_node_limit);
 	suite_add_tcase(s, tc);
 	return sb_test_run(s);
 }

@@ -259,24 +259,25 @@ static const struct {
 } lb_expect[] = {
 	{ "AccountA", NULL, 0xA564000000000000ULL, NULL },
 	{ "AccountB", NULL, 0xA564AC0700000000ULL, NULL },
-	{ "AccountB", "User1", 0xA564AC0780000000ULL, "0.666667" },
+	{ "AccountB", "User1", 0xA564AC0780000000ULL, "0.750000" },
 	{ "AccountC", NULL, 0xA5644E4800000000ULL, NULL },
-	{ "AccountC", "User2", 0xA5644E4848990000ULL, "0.500000" },
-	{ "AccountC", "User3", 0xA5644E48FFFF0000ULL, "0.583333" },
+	{ "AccountC", "User2", 0xA5644E4848990000ULL, "0.583333" },
+	{ "AccountC", "User3", 0xA5644E48FFFF0000ULL, "0.666667" },
 	{ "AccountD", NULL, 0xD5F5000000000000ULL, NULL },
 	{ "AccountE", NULL, 0xD5F53B7F00000000ULL, NULL },
-	{ "AccountE", "User4", 0xD5F53B7F80000000ULL, "0.750000" },
+	{ "AccountE", "User4", 0xD5F53B7F80000000ULL, "0.833333" },
 	{ "AccountF", NULL, 0xD5F5FFFF00000000ULL, NULL },
-	{ "AccountF", "User5", 0xD5F5FFFFFFFF0000ULL, "0.833333" },
-	{ "AccountG", NULL, 0xFFFF000000000000ULL, NULL },
-	{ "AccountG", "User6", 0xFFFFFFFF00000000ULL, "0.916667" },
+	{ "AccountF", "User5", 0xD5F5FFFFFFFF0000ULL, "0.916667" },
+	/* 0 shares: 0 at their level, last (the 2014 code: FFFF, first) */
+	{ "AccountG", NULL, 0x0000000000000000ULL, NULL },
+	{ "AccountG", "User6", 0x0000000000000000ULL, "0.000000" },
 	{ "AccountH", NULL, 0x6748000000000000ULL, NULL },
-	{ "AccountH", "UHRA1", 0x6748FFFF00000000ULL, "0.416667" },
-	{ "AccountHTA", "UHTAStd1", 0x6748FFFF00000000ULL, "0.416667" },
-	{ "AccountHTA", "UHTAStd2", 0x6748C8AD00000000ULL, "0.250000" },
-	{ "AccountH", "UHRA2", 0x6748AAE000000000ULL, "0.166667" },
-	{ "AccountH", "UHRA3", 0x6748A63400000000ULL, "0.083333" },
-	{ "AccountHTA", "UHTAStd3", 0x6748A63400000000ULL, "0.083333" },
+	{ "AccountH", "UHRA1", 0x6748FFFF00000000ULL, "0.500000" },
+	{ "AccountHTA", "UHTAStd1", 0x6748FFFF00000000ULL, "0.500000" },
+	{ "AccountHTA", "UHTAStd2", 0x6748C8AD00000000ULL, "0.333333" },
+	{ "AccountH", "UHRA2", 0x6748AAE000000000ULL, "0.250000" },
+	{ "AccountH", "UHRA3", 0x6748A63400000000ULL, "0.166667" },
+	{ "AccountHTA", "UHTAStd3", 0x6748A63400000000ULL, "0.166667" },
 };
 
 START_TEST(test_level_based_test24_4)
@@ -339,21 +340,163 @@ END_TEST
 
 START_TEST(test_level_value)
 {
-	/* F = 1 at no usage or no shares (the historic quirk). */
+	/* F = 1 at no usage; no shares give 0, below any usage. */
 	ck_assert_uint_eq(sb_fairshare_level_value(0, 0.5, 4), 0xFFFF);
-	ck_assert_uint_eq(sb_fairshare_level_value(0.7L, 0.0, 4), 0xFFFF);
+	ck_assert_uint_eq(sb_fairshare_level_value(0.7L, 0.0, 4), 0);
+	ck_assert_uint_eq(sb_fairshare_level_value(0, 0.0, 4), 0);
 	/* U = S' = 1: F = 1/2, 1 + 0.5 * 65534 = 0x8000. */
 	ck_assert_uint_eq(sb_fairshare_level_value(1, 1.0, 4), 0x8000);
 	ck_assert_uint_eq(sb_fairshare_level_value(1, 1.0, 1),
 			  0x8000000000000000ULL);
 	ck_assert_uint_eq(sb_fairshare_level_value(0, 1.0, 1), UINT64_MAX);
-	/* Never 0, however large the ratio. */
+	/* Never 0 with shares, however large the ratio. */
 	ck_assert_uint_eq(sb_fairshare_level_value(1e6L, 0.1, 16), 1);
 	errno = 0;
 	ck_assert_uint_eq(sb_fairshare_level_value(-1, 0.5, 4), 0);
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_uint_eq(sb_fairshare_level_value(1, 0.5, 0), 0);
 	ck_assert_int_eq(sb_fairshare_level_compute(NULL, 4), -1);
+}
+END_TEST
+
+/*
+ * 0 shares rank last under LEVEL_BASED, as under Fair Tree and classic,
+ * whatever the usage: a 0-share account's users rank below every user of
+ * its siblings, a 0-share user below its siblings (issue 15).
+ */
+START_TEST(test_level_based_zero_shares)
+{
+	static const struct row tree[] = {
+		{ "busy", NULL, NULL, 10, 0 },
+		{ "busy", NULL, "b1", 1, 900 },
+		{ "busy", NULL, "b2", 1, 50 },
+		{ "zero", NULL, NULL, 0, 0 },
+		{ "zero", NULL, "z1", 1, 1 },
+		{ "zero", NULL, "z2", 1, 0 },
+		{ "idle", NULL, NULL, 10, 0 },
+		{ "idle", NULL, "i1", 0, 0 },
+		{ "idle", NULL, "i2", 1, 5 },
+	};
+	sb_assoc_tree_t *t = _build(tree, sizeof(tree) / sizeof(tree[0]));
+	const char *zero_users[] = { "z1", "z2" };
+	int levels, k;
+
+	for (levels = 1; levels <= 4; levels++) {
+		sb_assoc_info_t z, i1, i2;
+
+		ck_assert_int_eq(sb_fairshare_level_compute(t, levels), 0);
+		ck_assert_int_eq(sb_fairshare_level_check(t), 0);
+		/* the 0-share account's own bucket is 0: LevelFS 0 */
+		ck_assert_uint_eq(_get(t, sb_assoc_tree_find_account(t, "zero"))
+				  .fs_raw, 0);
+		for (k = 0; k < 2; k++) {
+			z = _get(t, _user(t, "zero", zero_users[k]));
+			ck_assert_uint_lt(z.rank, _get(t, _user(t, "busy",
+							  "b1")).rank);
+			ck_assert_uint_lt(z.rank, _get(t, _user(t, "idle",
+							  "i1")).rank);
+		}
+		/* below the last level a user adds no bits of its own */
+		if (levels < 2)
+			continue;
+		i1 = _get(t, _user(t, "idle", "i1"));
+		i2 = _get(t, _user(t, "idle", "i2"));
+		ck_assert_uint_lt(i1.rank, i2.rank);
+	}
+	sb_assoc_tree_destroy(t);
+}
+END_TEST
+
+/*
+ * Slurm keeps a deleted user's usage in its account and every ancestor.
+ * The issue's reproducer: a and b (50 shares each, next to root's own
+ * user with 1), usage a/u1 40000, b/u2 10000, b/u3 50000, then u3 is
+ * deleted. multifactor's sshare: b RawUsage 60000, EffectvUsage 0.600000,
+ * LevelFS 0.825083; u1 FairShare 0.666667, u2 0.333333.
+ */
+START_TEST(test_deleted_user_usage)
+{
+	static const struct row tree[] = {
+		{ "root", NULL, "root", 1, 0 },
+		{ "a", NULL, NULL, 50, 0 },
+		{ "a", NULL, "u1", 1, 40000 },
+		{ "b", NULL, NULL, 50, 0 },
+		{ "b", NULL, "u2", 1, 10000 },
+	};
+	sb_assoc_tree_t *t = _build(tree, sizeof(tree) / sizeof(tree[0]));
+	int b = sb_assoc_tree_find_account(t, "b");
+	sb_assoc_info_t ib;
+
+	/* what slurmctld keeps on each association after the deletion */
+	ck_assert_int_eq(sb_assoc_tree_set_usage(t, SB_ASSOC_ROOT, 100000), 0);
+	ck_assert_int_eq(sb_assoc_tree_set_usage(
+		t, sb_assoc_tree_find_account(t, "a"), 40000), 0);
+	ck_assert_int_eq(sb_assoc_tree_set_usage(t, b, 60000), 0);
+	ck_assert_int_eq(sb_fairshare_tree_compute(t), 0);
+	ck_assert_int_eq(sb_fairshare_tree_check(t), 0);
+	ib = _get(t, b);
+	ck_assert(ib.usage_raw == 60000);
+	_is6((double) ib.usage_efctv, "0.600000");
+	_is6((double) ib.level_fs, "0.825083");
+	_is6(_get(t, _user(t, "a", "u1")).fs_factor, "0.666667");
+	_is6(_get(t, _user(t, "b", "u2")).fs_factor, "0.333333");
+	/* classic: UE of b = its usage over root's (a top-level account) */
+	ck_assert_int_eq(sb_fairshare_classic_compute(t, 1), 0);
+	ck_assert_int_eq(sb_fairshare_classic_check(t), 0);
+	_is6((double) _get(t, b).usage_efctv, "0.600000");
+	/* level_based: b's U is 0.6 too */
+	ck_assert_int_eq(sb_fairshare_level_compute(t, 4), 0);
+	ck_assert_int_eq(sb_fairshare_level_check(t), 0);
+	_is6((double) _get(t, b).usage_efctv, "0.600000");
+	sb_assoc_tree_destroy(t);
+}
+END_TEST
+
+/*
+ * A pass computes level values with doubles and falls back on the long
+ * double arithmetic near integers; the checker recomputes every value the
+ * long double way. Fractional usage everywhere, 16- to 32-bit buckets
+ * (the widest buckets fall back most often).
+ */
+START_TEST(test_level_based_fast_values)
+{
+	sb_test_rng_t r;
+	sb_assoc_tree_t *t = sb_assoc_tree_create();
+	int a, b, u, levels;
+
+	sb_test_rng_seed(&r, 0xFA57EEDULL);
+	for (a = 0; a < 30; a++) {
+		char name[32];
+		int acct;
+
+		snprintf(name, sizeof(name), "a%d", a);
+		acct = sb_assoc_tree_add_account(
+			t, 0, name, (uint32_t) sb_test_rng_range(&r, 1, 1000));
+		for (b = 0; b < 6; b++) {
+			int sub;
+
+			snprintf(name, sizeof(name), "a%d_%d", a, b);
+			sub = sb_assoc_tree_add_account(
+				t, acct, name,
+				(uint32_t) sb_test_rng_range(&r, 1, 1000));
+			for (u = 0; u < 60; u++) {
+				long double use = (long double)
+					sb_test_rng_range(&r, 0, 1000000) +
+					(long double) sb_test_rng_below(&r, 1000)
+					/ 997.0L;
+
+				snprintf(name, sizeof(name), "u%d", u);
+				ck_assert_int_ge(sb_assoc_tree_add_user(
+					t, sub, name, (uint32_t)
+					sb_test_rng_range(&r, 1, 1000), use), 0);
+			}
+		}
+	}
+	for (levels = 2; levels <= 4; levels++) {
+		ck_assert_int_eq(sb_fairshare_level_compute(t, levels), 0);
+		ck_assert_int_eq(sb_fairshare_level_check(t), 0);
+	}
+	sb_assoc_tree_destroy(t);
 }
 END_TEST
 
@@ -432,11 +575,13 @@ END_TEST
 
 /* Random tree: accounts up to depth 4, some 'parent', usage from a small
  * set so that exact ties happen. */
-static sb_assoc_tree_t *_random_tree(sb_test_rng_t *r, int size)
+static const long double coarse_usage[] = { 0, 0, 10, 20, 40, 7.5L, 100 };
+
+static sb_assoc_tree_t *_random_tree_of(sb_test_rng_t *r, int size,
+					const long double *usage, int nusage)
 {
 	sb_assoc_tree_t *t = sb_assoc_tree_create();
 	int accounts[256], na = 1, i;
-	static const long double usage[] = { 0, 0, 10, 20, 40, 7.5L, 100 };
 
 	accounts[0] = 0;
 	for (i = 0; i < size; i++) {
@@ -457,11 +602,16 @@ static sb_assoc_tree_t *_random_tree(sb_test_rng_t *r, int size)
 			snprintf(name, sizeof(name), "u%d", i);
 			id = sb_assoc_tree_add_user(
 				t, p, name, sh,
-				usage[sb_test_rng_below(r, 7)]);
+				usage[sb_test_rng_below(r, (uint64_t) nusage)]);
 		}
 		ck_assert_int_ge(id, 0);
 	}
 	return t;
+}
+
+static sb_assoc_tree_t *_random_tree(sb_test_rng_t *r, int size)
+{
+	return _random_tree_of(r, size, coarse_usage, 7);
 }
 
 /* Is @anc an fs ancestor of (or equal to) @id? */
@@ -606,14 +756,54 @@ static void _orank(struct oracle *o, int parent, int tied_in)
 	free(v);
 }
 
+/*
+ * Usage values whose Level FS are equal as doubles but not as long
+ * doubles, or differ only in a double's last bits: the sort compares cut
+ * doubles and must order such siblings by the exact values.
+ */
+static const long double near_usage[] = {
+	0, 1000, 1000 * (1 + 0x1p-55L), 1000 * (1 + 0x1p-45L),
+	1000 * (1 + 0x1p-40L), 1000 * (1 + 0x1p-30L), 2000, 1000.0L / 3,
+};
+
+/* Root with two accounts and @size users spread over all three. */
+static sb_assoc_tree_t *_wide_tree(sb_test_rng_t *r, int size)
+{
+	sb_assoc_tree_t *t = sb_assoc_tree_create();
+	static const uint32_t sh[] = { 1, 2, 2, 0, P };
+	int acct[3] = { 0 }, i;
+
+	acct[1] = sb_assoc_tree_add_account(t, 0, "a", 3);
+	acct[2] = sb_assoc_tree_add_account(t, 0, "b", 3);
+	for (i = 0; i < size; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "u%d", i);
+		ck_assert_int_ge(sb_assoc_tree_add_user(
+			t, acct[sb_test_rng_below(r, 3)], name,
+			sh[sb_test_rng_below(r, 5)],
+			near_usage[sb_test_rng_below(r, sizeof(near_usage) /
+						      sizeof(near_usage[0]))]),
+				 0);
+	}
+	return t;
+}
+
 START_TEST(test_fair_tree_oracle)
 {
 	sb_test_rng_t r;
 	int round;
 
 	sb_test_rng_seed(&r, 0x7EE5EED5ULL);
-	for (round = 0; round < 30; round++) {
-		sb_assoc_tree_t *t = _random_tree(&r, 15 + round * 4);
+	for (round = 0; round < 61; round++) {
+		/* then near ties, and last one wide level of 1200 siblings
+		 * (many position bits below the cut) */
+		sb_assoc_tree_t *t = round < 30 ?
+			_random_tree(&r, 15 + round * 4) : round < 60 ?
+			_random_tree_of(&r, 40 + (round - 30) * 10, near_usage,
+					(int) (sizeof(near_usage) /
+					       sizeof(near_usage[0]))) :
+			_wide_tree(&r, 1200);
 		int n = sb_assoc_tree_count(t), users, i;
 		uint32_t best = 0;
 		struct oracle o;
@@ -713,6 +903,9 @@ static Suite *_suite(void)
 	tcase_add_test(tc, test_level_based_test24_4);
 	tcase_add_test(tc, test_level_compose);
 	tcase_add_test(tc, test_level_value);
+	tcase_add_test(tc, test_level_based_zero_shares);
+	tcase_add_test(tc, test_level_based_fast_values);
+	tcase_add_test(tc, test_deleted_user_usage);
 	tcase_add_test(tc, test_classic_test24_3);
 	tcase_add_test(tc, test_classic_factor);
 	tcase_add_test(tc, test_level_based_properties);

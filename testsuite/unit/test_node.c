@@ -96,6 +96,63 @@ START_TEST(test_feature_expr)
 }
 END_TEST
 
+/*
+ * Nesting and length are bounded: the parser and the tree walks are
+ * recursive, and a jobs file line of a million '(' (or 'a&a&...')
+ * used to overflow the stack.
+ */
+START_TEST(test_feature_limits)
+{
+	size_t n = 1000000, i, pos;
+	char *s = malloc(2 * n + 2);
+	const char *msg;
+	sb_feat_expr_t *e;
+	sb_constraint_t *c;
+
+	ck_assert_ptr_nonnull(s);
+	/* At the limits: accepted. */
+	for (i = 0; i < SB_FEAT_DEPTH_MAX; i++)
+		s[i] = '(';
+	s[i++] = 'a';
+	for (; i < 2 * SB_FEAT_DEPTH_MAX + 1; i++)
+		s[i] = ')';
+	s[i] = '\0';
+	ck_assert_ptr_nonnull(e = sb_feat_expr_parse(s, NULL, NULL));
+	sb_feat_expr_free(e);
+	for (i = 0; i < 2 * SB_FEAT_TERMS_MAX - 1; i++)
+		s[i] = i % 2 ? '&' : 'a';
+	s[i] = '\0';
+	ck_assert_ptr_nonnull(e = sb_feat_expr_parse(s, NULL, NULL));
+	sb_feat_expr_free(e);
+	/* One more: refused where it goes over. */
+	s[i++] = '|';
+	s[i++] = 'b';
+	s[i] = '\0';
+	ck_assert_ptr_null(sb_feat_expr_parse(s, &pos, &msg));
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_uint_eq(pos, 2 * SB_FEAT_TERMS_MAX);
+	ck_assert_str_eq(msg, "too many feature names");
+	memset(s, '(', n);
+	s[n] = '\0';
+	ck_assert_ptr_null(sb_feat_expr_parse(s, &pos, &msg));
+	ck_assert_uint_eq(pos, SB_FEAT_DEPTH_MAX);
+	ck_assert_str_eq(msg, "parentheses nested too deeply");
+	for (i = 0; i < 2 * n - 1; i++)
+		s[i] = i % 2 ? '|' : 'a';
+	s[i] = '\0';
+	ck_assert_ptr_null(sb_feat_expr_parse(s, &pos, &msg));
+	s[0] = '[';
+	ck_assert_ptr_null(c = sb_constraint_parse(s, &pos, &msg));
+	ck_assert_int_eq(errno, EINVAL);
+	for (i = 0; i < 2 * n - 1; i++)
+		s[i] = i % 2 ? '&' : 'a';
+	s[1] = '*';
+	s[i] = '\0';
+	ck_assert_ptr_null(c = sb_constraint_parse(s, &pos, &msg));
+	free(s);
+}
+END_TEST
+
 START_TEST(test_constraint_forms)
 {
 	sb_constraint_t *c;
@@ -297,6 +354,64 @@ START_TEST(test_busy_random)
 }
 END_TEST
 
+/* Issue 18: preferred features, their list syntax and the PREF count. */
+START_TEST(test_prefer)
+{
+	static const struct {
+		const char *in;
+		size_t pos;
+	} bad[] = {
+		{ "", 0 }, { ",", 0 }, { "fast,", 5 }, { "fast,,ssd", 5 },
+		{ "fast ssd", 4 }, { "fa$t", 2 }, { "a|b", 1 },
+	};
+	sb_request_t r;
+	sb_node_t n;
+	size_t i, pos;
+	char list[SB_MAX_PREFER * 4 + 8];
+
+	sb_request_init(&r);
+	ck_assert_int_eq(sb_request_add_prefer_list(&r, "ssd,fast,ssd", &pos),
+			 0);
+	ck_assert_uint_eq(r.nprefer, 2);
+	ck_assert_str_eq(r.prefer[0], "fast");
+	ck_assert_str_eq(r.prefer[1], "ssd");
+	ck_assert_ptr_nonnull(sb_request_add_chunk(&r, 1));
+	ck_assert_int_eq(sb_request_check(&r, 0), 0);
+	sb_node_init(&n, 0, "n0");
+	ck_assert_uint_eq(sb_request_pref(&r, &n), 0);
+	sb_node_add_feature(&n, "ssd");
+	sb_node_add_feature(&n, "gpu");
+	ck_assert_uint_eq(sb_request_pref(&r, &n), 1);
+	sb_node_add_feature(&n, "fast");
+	ck_assert_uint_eq(sb_request_pref(&r, &n), 2);
+	sb_node_fini(&n);
+	sb_request_fini(&r);
+	ck_assert_uint_eq(r.nprefer, 0);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		sb_request_init(&r);
+		pos = 99;
+		errno = 0;
+		ck_assert_int_eq(sb_request_add_prefer_list(&r, bad[i].in,
+							    &pos), -1);
+		ck_assert_int_eq(errno, EINVAL);
+		ck_assert_msg(pos == bad[i].pos, "'%s': pos %zu want %zu",
+			      bad[i].in, pos, bad[i].pos);
+		sb_request_fini(&r);
+	}
+	/* SB_MAX_PREFER names, and one more */
+	list[0] = '\0';
+	for (i = 0; i <= SB_MAX_PREFER; i++)
+		sprintf(list + strlen(list), "%sf%zu", i ? "," : "", i);
+	sb_request_init(&r);
+	errno = 0;
+	ck_assert_int_eq(sb_request_add_prefer_list(&r, list, NULL), -1);
+	ck_assert_int_eq(errno, E2BIG);
+	ck_assert_uint_eq(r.nprefer, SB_MAX_PREFER);
+	sb_request_fini(&r);
+}
+END_TEST
+
 START_TEST(test_chunk_match)
 {
 	sb_node_t n;
@@ -468,18 +583,114 @@ START_TEST(test_hostlist)
 }
 END_TEST
 
+/*
+ * Issue 16, item 7: whatever sb_hostlist_fmt() writes reads back as the
+ * same names, numbers of up to SB_HOSTLIST_DIGITS digits included (the
+ * parser used to stop at 2^32 while the formatter went on to 18 digits).
+ */
+START_TEST(test_hostlist_roundtrip)
+{
+	static const char *const lists[][3] = {
+		{ "x100000000000", "x100000000001", NULL },
+		{ "n999999999999999998", "n999999999999999999", NULL },
+		{ "n000000000000000007", "n000000000000000008", NULL },
+		/* 19 digits: the last 18 are the number. */
+		{ "n1000000000000000000", "n1000000000000000001", NULL },
+		{ "r4294967296n1", "r4294967296n2", "r4294967297n1" },
+	};
+	char **names, *s;
+	size_t i, k, n, want;
+
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		for (want = 0; want < 3 && lists[i][want]; want++)
+			;
+		ck_assert_ptr_nonnull(s = sb_hostlist_fmt(
+			(char *const *) lists[i], want));
+		ck_assert_msg(!sb_hostlist_expand(s, &names, &n, NULL, NULL),
+			      "'%s' does not read back: %s", s,
+			      strerror(errno));
+		ck_assert_uint_eq(n, want);
+		for (k = 0; k < n; k++)
+			ck_assert_str_eq(names[k], lists[i][k]);
+		sb_hostlist_free(names, n);
+		free(s);
+	}
+	/* One digit more than the formatter ever writes is refused. */
+	ck_assert_int_eq(sb_hostlist_expand("n[1000000000000000000]", &names,
+					    &n, NULL, NULL), -1);
+	ck_assert_int_eq(errno, EINVAL);
+}
+END_TEST
+
+/*
+ * Issue 16, items 2 and 7: the count comes first, from the bracket
+ * sizes multiplied, before any name is made. SB_HOSTLIST_MAX is the
+ * limit of the whole expression, exactly; a syntax error after a huge
+ * range is reported without expanding it (under a memory cap the old
+ * code ran out of memory first).
+ */
+START_TEST(test_hostlist_count)
+{
+	char **names;
+	size_t n, pos;
+	const char *msg;
+
+	sb_test_limit_memory((size_t) 256 << 20);
+	ck_assert_int_eq(sb_hostlist_count("n[1-10000000]", &n, NULL, NULL),
+			 0);
+	ck_assert_uint_eq(n, SB_HOSTLIST_MAX);
+	ck_assert_int_eq(sb_hostlist_count("r[1-4]n[1-2500000]", &n, NULL,
+					   NULL), 0);
+	ck_assert_uint_eq(n, SB_HOSTLIST_MAX);
+	ck_assert_int_eq(sb_hostlist_count("a[1-5000000],b[1-5000000]", &n,
+					   NULL, NULL), 0);
+	ck_assert_uint_eq(n, SB_HOSTLIST_MAX);
+	ck_assert_int_eq(sb_hostlist_count("n[0-10000000]", &n, NULL, NULL),
+			 -1);
+	ck_assert_int_eq(errno, E2BIG);
+	ck_assert_int_eq(sb_hostlist_count("r[1-5]n[1-2000001]", &n, &pos,
+					   &msg), -1);
+	ck_assert_int_eq(errno, E2BIG);
+	ck_assert_str_eq(msg, "too many names");
+	ck_assert_int_eq(sb_hostlist_count("a[1-5000000],b[1-5000000],c",
+					   &n, NULL, NULL), -1);
+	ck_assert_int_eq(errno, E2BIG);
+	/* Saturated, not wrapped: 2^64 names would be 0 names. */
+	ck_assert_int_eq(sb_hostlist_count("a[1-65536]b[1-65536]c[1-65536]"
+					   "d[1-65536]", &n, NULL, NULL), -1);
+	ck_assert_int_eq(errno, E2BIG);
+	ck_assert_int_eq(sb_hostlist_count("n[1-3],m[7]", &n, NULL, NULL), 0);
+	ck_assert_uint_eq(n, 4);
+
+	/* The same errors from the expansion, found before it. */
+	ck_assert_int_eq(sb_hostlist_expand("x_long_enough_to_fill_memory_"
+					    "with_names[1-9999999],y[", &names,
+					    &n, &pos, &msg), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_uint_eq(pos, 52);
+	ck_assert_str_eq(msg, "unbalanced '['");
+	ck_assert_int_eq(sb_hostlist_expand("r[1-5]n[1-2000001]", &names, &n,
+					    &pos, &msg), -1);
+	ck_assert_int_eq(errno, E2BIG);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("node");
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_feature_expr);
+	tcase_add_test(tc, test_feature_limits);
 	tcase_add_test(tc, test_constraint_forms);
 	tcase_add_test(tc, test_node_model);
 	tcase_add_test(tc, test_busy_random);
+	tcase_add_test(tc, test_prefer);
 	tcase_add_test(tc, test_chunk_match);
 	tcase_add_test(tc, test_signature);
 	tcase_add_test(tc, test_hostlist);
+	tcase_add_test(tc, test_hostlist_roundtrip);
+	tcase_add_test(tc, test_hostlist_count);
 	suite_add_tcase(s, tc);
 	return sb_test_run(s);
 }

@@ -314,18 +314,64 @@ START_TEST(test_keys)
 
 	sb_node_init(&n, 7, "n7");
 	sb_policy_init(&p, "LASTAVAILABLE", NULL, NULL, NULL);
-	sb_policy_key(&p, &n, 100, SB_TIME_INFINITE, &k[0]);
-	ck_assert(isinf(k[0].k[1]));
-	sb_policy_key(&p, &n, 100, 150, &k[1]);
-	ck_assert(k[1].k[1] == 50);
+	sb_policy_key(&p, &n, 0, 100, SB_TIME_INFINITE, &k[0]);
+	ck_assert(isinf(k[0].k[2]));
+	sb_policy_key(&p, &n, 0, 100, 150, &k[1]);
+	ck_assert(k[1].k[2] == 50);
 	ck_assert_int_gt(sb_policy_key_cmp(&k[0], &k[1]), 0);
 	k[2] = k[1];
 	k[2].idx = 3;
 	sb_policy_sort(k, 3);
 	ck_assert_uint_eq(k[0].idx, 3);
 	ck_assert_uint_eq(k[1].idx, 7);
-	ck_assert(isinf(k[2].k[1]));
+	ck_assert(isinf(k[2].k[2]));
 	sb_node_fini(&n);
+}
+END_TEST
+
+/*
+ * Preferences (issue 18): after Weight, more preferred features first;
+ * the policy's own order below that; a PRIORITYF with PREF weighs them
+ * itself, one without PREF leaves the preference order in place.
+ */
+START_TEST(test_keys_prefer)
+{
+	sb_policy_t p;
+	sb_node_t a, b;
+	sb_policy_key_t ka, kb;
+
+	sb_node_init(&a, 0, "slow");
+	sb_node_init(&b, 1, "fast");
+	b.speed = 1;
+	a.speed = 3;
+	sb_policy_init(&p, "FASTEST", NULL, NULL, NULL);
+	sb_policy_key(&p, &a, 0, 0, SB_TIME_INFINITE, &ka);
+	sb_policy_key(&p, &b, 1, 0, SB_TIME_INFINITE, &kb);
+	ck_assert_int_lt(sb_policy_key_cmp(&kb, &ka), 0);
+	/* Weight still comes first */
+	b.weight = 2;
+	sb_policy_key(&p, &b, 1, 0, SB_TIME_INFINITE, &kb);
+	ck_assert_int_gt(sb_policy_key_cmp(&kb, &ka), 0);
+	b.weight = 1;
+	/* equal preference: the policy decides (speed 3 first) */
+	sb_policy_key(&p, &a, 1, 0, SB_TIME_INFINITE, &ka);
+	sb_policy_key(&p, &b, 1, 0, SB_TIME_INFINITE, &kb);
+	ck_assert_int_lt(sb_policy_key_cmp(&ka, &kb), 0);
+	/* PRIORITYF with PREF: 10*SPEED - 25*PREF puts the preferred last */
+	ck_assert_int_eq(sb_policy_init(&p, "PRIORITY", "10*SPEED-25*PREF",
+					NULL, NULL), 0);
+	ck_assert(sb_policy_static(&p));
+	sb_policy_key(&p, &a, 0, 0, SB_TIME_INFINITE, &ka);
+	sb_policy_key(&p, &b, 1, 0, SB_TIME_INFINITE, &kb);
+	ck_assert_int_lt(sb_policy_key_cmp(&ka, &kb), 0);
+	/* ... without PREF the preference order stands */
+	ck_assert_int_eq(sb_policy_init(&p, "PRIORITY", "10*SPEED", NULL,
+					NULL), 0);
+	sb_policy_key(&p, &a, 0, 0, SB_TIME_INFINITE, &ka);
+	sb_policy_key(&p, &b, 1, 0, SB_TIME_INFINITE, &kb);
+	ck_assert_int_lt(sb_policy_key_cmp(&kb, &ka), 0);
+	sb_node_fini(&a);
+	sb_node_fini(&b);
 }
 END_TEST
 
@@ -344,6 +390,7 @@ int main(void)
 	tcase_add_test(tc, test_fastest);
 	tcase_add_test(tc, test_priority);
 	tcase_add_test(tc, test_keys);
+	tcase_add_test(tc, test_keys_prefer);
 	suite_add_tcase(s, tc);
 	return sb_test_run(s);
 }

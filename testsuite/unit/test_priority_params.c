@@ -33,6 +33,11 @@ static const struct {
 	  "algorithm=fair_tree,levels=4,calc_period=86400" },
 };
 
+#define LONG10 "0123456789"
+#define LONG40 LONG10 LONG10 LONG10 LONG10
+#define LONG160 LONG40 LONG40 LONG40 LONG40
+#define LONG200 LONG160 LONG40
+
 static const struct {
 	const char *str;
 	const char *msg;
@@ -78,6 +83,19 @@ static const struct {
 	  "'levels=4,'" },
 	{ "levels=4,,algorithm=classic", "empty key=value pair in "
 	  "PriorityParameters 'levels=4,,algorithm=classic'" },
+	/* Issue 16, item 8: echoed values stay on one printable line. */
+	{ "algorithm=fair\ntree", "bad value 'fair?tree' for "
+	  "PriorityParameters key 'algorithm' (want level_based, fair_tree "
+	  "or classic)" },
+	{ "lev\x1b[2Jels=4", "unknown key 'lev?[2Jels' (value '4') in "
+	  "PriorityParameters (known: algorithm, levels, calc_period)" },
+	{ "levels=4\r,", "empty key=value pair in PriorityParameters "
+	  "'levels=4?,'" },
+	{ "levels=" LONG200, "bad value '" LONG160 "...' for "
+	  "PriorityParameters key 'levels' (want an integer from 1 to 16)" },
+	{ LONG200 "=" LONG200, "unknown key '" LONG160 "...' (value '"
+	  LONG160 "...') in PriorityParameters (known: algorithm, levels, "
+	  "calc_period)" },
 };
 
 START_TEST(test_good)

@@ -8,8 +8,11 @@
  *
  * The tree is built (O(n log n), n associations) from the real parent
  * links (usage->parent_assoc_ptr) and kept while the associations do not
- * change; later passes only refresh the users' usage. common/ re-attaches the
- * children of FairShare=parent accounts itself, as assoc_mgr does.
+ * change; every pass refreshes each association's usage from the
+ * usage_raw slurmctld keeps on it (an account's includes what its deleted
+ * users and sub-accounts used, as multifactor counts it), so nothing is
+ * summed here. common/ re-attaches the children of FairShare=parent
+ * accounts itself, as assoc_mgr does.
  * Siblings are added users first, then accounts, each sorted by name
  * (partition second), depth first: the order sshare prints them in. Tied
  * accounts are ranked in that order, so 'sbucket fairshare' run on
@@ -23,9 +26,12 @@
  *                                     association, 2^(-UE/S/damp))
  *   LevelFS      usage->level_fs      fair_tree: S / U; level_based: the
  *                                     association's own bucket value over
- *                                     the bucket maximum, in (0, 1] (0 for
- *                                     'parent' accounts and below the last
- *                                     level); classic: 0
+ *                                     the bucket maximum, in [0, 1] (0 for
+ *                                     0 shares, 'parent' accounts and below
+ *                                     the last level); classic: 0
+ *
+ * Root keeps what multifactor leaves there: NormShares from assoc_mgr,
+ * NormUsage and FairShare unset, EffectvUsage 1, LevelFS NO_VAL (blank).
  */
 #include "config.h"
 
@@ -209,20 +215,20 @@ static void _write_back(const sb_assoc_tree_t *t, _rec_t *recs, int n,
 		if ((recs[i].tree_id < 0) ||
 		    sb_assoc_tree_get(t, recs[i].tree_id, &in))
 			continue;
+		if (i == root) {
+			/* multifactor: usage_efctv 1 at start, and Fair
+			 * Tree's NO_VAL Level FS */
+			u->usage_efctv = 1.0;
+			if (alg != SB_FS_CLASSIC)
+				u->level_fs = (long double) NO_VAL;
+			continue;
+		}
 		if (root_raw > 0) {
 			u->usage_norm = _usage(a) / root_raw;
 			if (u->usage_norm > 1)
 				u->usage_norm = 1;
 		} else {
 			u->usage_norm = 0;
-		}
-		if (i == root) {
-			/* as Slurm: root is the whole machine */
-			u->shares_norm = 1.0;
-			u->usage_efctv = 1.0;
-			u->level_fs = 0;
-			u->fs_factor = 0;
-			continue;
 		}
 		u->shares_norm = in.shares_norm;
 		u->usage_efctv = in.usage_efctv;
@@ -387,7 +393,7 @@ fail:
 	return SLURM_ERROR;
 }
 
-/* Same layout: only the users' usage changed. */
+/* Every association's usage, as slurmctld keeps it on each. */
 static int _refresh_usage(void)
 {
 	int i;
@@ -395,7 +401,7 @@ static int _refresh_usage(void)
 	for (i = 0; i < g_n; i++) {
 		_rec_t *r = &g_recs[i];
 
-		if ((r->tree_id < 0) || !r->user)
+		if (r->tree_id < 0)
 			continue;
 		if (sb_assoc_tree_set_usage(g_tree, r->tree_id,
 					    _usage(r->assoc)) < 0) {
@@ -419,11 +425,13 @@ extern int bucket_assoc_compute(const bucket_conf_t *conf)
 		return SLURM_ERROR;
 	START_TIMER;
 
-	if (!_same_layout() || (_refresh_usage() != SLURM_SUCCESS)) {
+	if (!_same_layout()) {
 		if (_build_layout() != SLURM_SUCCESS)
 			return SLURM_ERROR;
 		rebuilt = true;
 	}
+	if (_refresh_usage() != SLURM_SUCCESS)
+		return SLURM_ERROR;
 
 	switch (conf->params.algorithm) {
 	case SB_FS_LEVEL_BASED:

@@ -93,12 +93,19 @@ static double _age_factor(job_record_t *job_ptr, time_t now,
 	return diff / (double) conf->max_age;
 }
 
+/*
+ * priority/multifactor's job size factor, operation for operation: with
+ * SMALL_RELATIVE_TO_TIME the size is divided by the time limit as is, so
+ * a job with no limit (INFINITE) gets about 0 (1 with PriorityFavorSmall);
+ * the unsigned differences of FavorSmall wrap as in Slurm.
+ */
 static double _js_factor(job_record_t *job_ptr, const bucket_conf_t *conf)
 {
-	uint32_t cpus = 0, min_nodes = 1;
-	double js, ccpus = (cluster_cpus && (cluster_cpus != NO_VAL)) ?
-		(double) cluster_cpus : 1.0;
-	double nodes = node_record_count ? (double) node_record_count : 1.0;
+	uint32_t cpus = 0, min_nodes = job_ptr->details->min_nodes;
+	uint32_t ccpus = (cluster_cpus && (cluster_cpus != NO_VAL)) ?
+		cluster_cpus : 1;
+	uint32_t nodes = node_record_count ? node_record_count : 1;
+	double js;
 
 	if (!conf->weight_js)
 		return 0.0;
@@ -108,33 +115,35 @@ static double _js_factor(job_record_t *job_ptr, const bucket_conf_t *conf)
 		cpus = job_ptr->details->max_cpus;
 	else if (job_ptr->details->min_cpus)
 		cpus = job_ptr->details->min_cpus;
-	min_nodes = job_ptr->details->min_nodes;
 
 	if (conf->flags & PRIORITY_FLAGS_SIZE_RELATIVE) {
 		uint32_t limit = 1;
 
-		js = (double) min_nodes * ccpus / nodes;
+		js = (double) min_nodes * (double) ccpus / (double) nodes;
 		if (cpus > js)
 			js = (double) cpus;
 		if (job_ptr->time_limit != NO_VAL)
 			limit = job_ptr->time_limit;
 		else if (job_ptr->part_ptr)
 			limit = job_ptr->part_ptr->max_time;
-		if (!limit || (limit == INFINITE))
-			limit = 1;
-		js = js / limit / ccpus;
+		js /= limit;
+		js /= ccpus;
 		if (slurm_conf.priority_favor_small)
 			js = 1.0 - js;
 	} else if (slurm_conf.priority_favor_small) {
-		js = (nodes - min_nodes) / nodes;
-		if (cpus)
-			js = (js + (ccpus - cpus) / ccpus) / 2;
+		js = (double) (nodes - min_nodes) / (double) nodes;
+		if (cpus) {
+			js += (double) (ccpus - cpus) / (double) ccpus;
+			js /= 2;
+		}
 	} else {
-		js = min_nodes / nodes;
-		if (cpus)
-			js = (js + cpus / ccpus) / 2;
+		js = (double) min_nodes / (double) nodes;
+		if (cpus) {
+			js += (double) cpus / (double) ccpus;
+			js /= 2;
+		}
 	}
-	if (js < 0.0)
+	if (!(js >= 0.0))	/* NaN too (a 0 time limit of a 0-size job) */
 		js = 0.0;
 	else if (js > 1.0)
 		js = 1.0;
@@ -336,13 +345,18 @@ extern void bucket_job_recalc_all(time_t now)
 	list_iterator_destroy(itr);
 }
 
-/* One factor object for @job_ptr in @part_ptr (NULL: its only one). */
+/*
+ * One factor object for @job_ptr in @part_ptr. As multifactor, a job in
+ * one partition with an administrator's priority shows just that; a job in
+ * several shows its factors in each (zero for such a job), and a job
+ * without factors yet (no pass since a restart) zeros.
+ */
 static void _add_obj(List ret, job_record_t *job_ptr, part_record_t *part_ptr,
 		     bool multi, const bucket_conf_t *conf)
 {
 	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
 
-	if (job_ptr->direct_set_prio || !job_ptr->prio_factors) {
+	if (!multi && job_ptr->direct_set_prio) {
 		obj->direct_prio = job_ptr->priority;
 	} else {
 		slurm_copy_priority_factors_object(obj, job_ptr->prio_factors);

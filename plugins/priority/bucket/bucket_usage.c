@@ -3,9 +3,11 @@
  * association's (and QOS's) usage, adds running jobs' usage to their
  * association and every ancestor, honours PriorityCalcPeriod and
  * PriorityUsageResetPeriod, runs the fair-share pass and re-prioritises
- * pending jobs. The time of the last pass survives restarts in
- * StateSaveLocation/priority_bucket_state (the usage itself is saved by
- * slurmctld's assoc_mgr, as for every priority plugin).
+ * pending jobs. The time of the last pass and of the last reset survive
+ * restarts in priority/multifactor's own state file,
+ * StateSaveLocation/priority_last_decay_ran, in its format: a switch
+ * between the two plugins then decays every second once. (The usage
+ * itself is saved by slurmctld's assoc_mgr, as for every priority plugin.)
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -32,6 +34,7 @@
 
 #include "src/common/assoc_mgr.h"
 #include "src/common/log.h"
+#include "src/common/pack.h"
 #include "src/common/site_factor.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
@@ -42,9 +45,8 @@
 #include "bucket.h"
 #include "usage_decay.h"
 
-#define STATE_FILE "priority_bucket_state"
-#define STATE_MAGIC "priority/bucket-state"
-#define STATE_VERSION 1
+/* priority/multifactor's name: both plugins keep one record of decay */
+#define STATE_FILE "priority_last_decay_ran"
 
 static pthread_t decay_thread;
 static bool decay_thread_running = false;
@@ -71,40 +73,55 @@ static char *_state_path(const char *suffix)
 			      STATE_FILE, suffix ? suffix : "");
 }
 
+/*
+ * The last pass and the last reset, as multifactor packs them: two
+ * pack_time() values. A missing file is a first start; an unreadable one
+ * is logged and ignored (decay then restarts from now) where multifactor
+ * would stop slurmctld.
+ */
 static void _read_state(time_t *last_ran, time_t *last_reset)
 {
-	char *path = _state_path(NULL), magic[32];
-	long long ran = 0, reset = 0;
-	int version = 0;
-	FILE *f;
+	char *path = _state_path(NULL);
+	time_t ran = 0, reset = 0;
+	buf_t *buf;
 
 	*last_ran = *last_reset = 0;
-	if (!(f = fopen(path, "r"))) {
-		if (errno != ENOENT)
-			error(BUCKET_PFX "cannot read %s: %m; usage decay restarts from now", path);
-		else
-			info("no %s yet: first start", path);
+	if ((access(path, F_OK) < 0) && (errno == ENOENT)) {
+		info("no %s yet: usage decay starts now", path);
 		xfree(path);
 		return;
 	}
-	if ((fscanf(f, "%31s %d %lld %lld", magic, &version, &ran,
-		    &reset) != 4) || strcmp(magic, STATE_MAGIC) ||
-	    (version != STATE_VERSION) || (ran < 0) || (reset < 0)) {
-		error(BUCKET_PFX "%s is not a version %d state file; ignoring it", path, STATE_VERSION);
-	} else {
-		*last_ran = (time_t) ran;
-		*last_reset = (time_t) reset;
-		log_flag(PRIO, "last pass at %lld, last reset at %lld",
-			 ran, reset);
+	lock_state_files();
+	buf = create_mmap_buf(path);
+	unlock_state_files();
+	if (!buf) {
+		error(BUCKET_PFX "cannot read %s; usage decay restarts from now", path);
+		xfree(path);
+		return;
 	}
-	fclose(f);
+	safe_unpack_time(&ran, buf);
+	safe_unpack_time(&reset, buf);
+	if ((ran < 0) || (reset < 0))
+		goto unpack_error;
+	*last_ran = ran;
+	*last_reset = reset;
+	log_flag(PRIO, "last pass at %lld, last reset at %lld",
+		 (long long) ran, (long long) reset);
+	free_buf(buf);
+	xfree(path);
+	return;
+unpack_error:
+	error(BUCKET_PFX "%s is not a priority state file; ignoring it (usage decay restarts from now)", path);
+	free_buf(buf);
 	xfree(path);
 }
 
-/* Write the state atomically: a new file, fsync, rename. */
+/* Write the state atomically (a new file, fsync, rename), under slurmctld's
+ * state file lock as multifactor does. */
 static void _write_state(time_t last_ran, time_t last_reset)
 {
 	char *path, *tmp;
+	buf_t *buf;
 	FILE *f;
 	int rc = -1;
 
@@ -112,11 +129,13 @@ static void _write_state(time_t last_ran, time_t last_reset)
 		return;
 	path = _state_path(NULL);
 	tmp = _state_path(".new");
+	buf = init_buf(64);
+	pack_time(last_ran, buf);
+	pack_time(last_reset, buf);
+	lock_state_files();
 	if ((f = fopen(tmp, "w"))) {
-		if ((fprintf(f, "%s %d %lld %lld\n", STATE_MAGIC,
-			     STATE_VERSION, (long long) last_ran,
-			     (long long) last_reset) > 0) &&
-		    !fflush(f) && !fsync(fileno(f)))
+		if ((fwrite(get_buf_data(buf), 1, get_buf_offset(buf), f) ==
+		     get_buf_offset(buf)) && !fflush(f) && !fsync(fileno(f)))
 			rc = 0;
 		if (fclose(f))
 			rc = -1;
@@ -125,6 +144,8 @@ static void _write_state(time_t last_ran, time_t last_reset)
 		error(BUCKET_PFX "cannot save %s: %m", path);
 		(void) unlink(tmp);
 	}
+	unlock_state_files();
+	free_buf(buf);
 	xfree(tmp);
 	xfree(path);
 }

@@ -78,25 +78,55 @@ extern void bucket_conf_snapshot(bucket_conf_t *out, double *tres,
 }
 
 /*
- * Read PriorityParameters. At start-up (@starting) a bad string is fatal:
- * slurmctld refuses to start with one line naming key and value. On
- * reconfigure the old parameters are kept and the error is logged.
+ * A bad configuration, in one line @why: at start-up (@starting)
+ * slurmctld refuses to start; on reconfigure it is logged and the
+ * previous parameters are kept.
  */
+static void _bad_config(const char *why, bool starting)
+{
+	char canon[64];
+
+	if (starting)
+		fatal(BUCKET_PFX "%s", why);
+	error(BUCKET_PFX "%s; keeping %s", why,
+	      sb_priority_params_fmt(&bucket_conf.params, canon,
+				     sizeof(canon)) ?
+	      canon : "the previous parameters");
+}
+
+/* Read PriorityParameters (one line naming key and value if bad). */
 static int _read_params(sb_priority_params_t *out, bool starting)
 {
-	char err[SB_PRIO_ERR_MAX], canon[64];
+	char err[SB_PRIO_ERR_MAX];
 
 	if (sb_priority_params_parse(slurm_conf.priority_params, out, err,
 				     sizeof(err)) < 0) {
-		if (starting)
-			fatal(BUCKET_PFX "%s", err);
-		error(BUCKET_PFX "%s; keeping %s", err,
-		      sb_priority_params_fmt(&bucket_conf.params, canon,
-					     sizeof(canon)) ?
-		      canon : "the previous parameters");
+		_bad_config(err, starting);
 		return SLURM_ERROR;
 	}
 	return SLURM_SUCCESS;
+}
+
+/*
+ * sshare decides from PriorityFlags alone how to print FairShare: with the
+ * Fair Tree flag, each association's fs_factor (what our jobs use); without
+ * it (NO_FAIR_TREE, or DEPTH_OBLIVIOUS, which clears it), a classic factor
+ * it computes itself from EffectvUsage and NormShares, depth-oblivious or
+ * not. So the flag and the algorithm must agree, or sshare shows numbers
+ * no job uses. The reason they do not, or NULL.
+ */
+static const char *_flags_problem(const sb_priority_params_t *params,
+				  uint16_t flags)
+{
+	bool classic = (params->algorithm == SB_FS_CLASSIC);
+
+	if (flags & PRIORITY_FLAGS_DEPTH_OBLIVIOUS)
+		return "PriorityFlags=DEPTH_OBLIVIOUS is not supported (sshare would print a depth-oblivious FairShare that no job uses); remove it";
+	if (!(flags & PRIORITY_FLAGS_FAIR_TREE) && !classic)
+		return "PriorityFlags=NO_FAIR_TREE needs PriorityParameters algorithm=classic (with the flag sshare prints a classic FairShare of its own, not the factor the jobs use)";
+	if ((flags & PRIORITY_FLAGS_FAIR_TREE) && classic)
+		return "PriorityParameters algorithm=classic needs PriorityFlags=NO_FAIR_TREE (without it sshare prints users' FairShare only, unlike priority/multifactor's classic fair share)";
+	return NULL;
 }
 
 /* slurm_conf -> bucket_conf (slurmctld only). */
@@ -104,10 +134,16 @@ static void _setup(bool starting)
 {
 	sb_priority_params_t params;
 	double *weight_tres;
+	const char *why;
 	char canon[64];
 	bool params_ok;
 
 	params_ok = (_read_params(&params, starting) == SLURM_SUCCESS);
+	if (params_ok &&
+	    (why = _flags_problem(&params, slurm_conf.priority_flags))) {
+		_bad_config(why, starting);
+		params_ok = false;
+	}
 	weight_tres = slurm_get_tres_weight_array(
 		slurm_conf.priority_weight_tres, slurmctld_tres_cnt, true);
 

@@ -156,6 +156,7 @@ extern int convert_request(sb_request_t *r, job_record_t *job_ptr,
 			   uint32_t count)
 {
 	struct job_details *d = job_ptr->details;
+	const char *prefer;
 	sb_chunk_t *c;
 	uint64_t mem;
 
@@ -170,6 +171,13 @@ extern int convert_request(sb_request_t *r, job_record_t *job_ptr,
 		mem = (mem & ~MEM_PER_CPU) * MAX(c->min_cpus, 1);
 	c->min_memory = mem;
 	c->min_tmp = d->pn_min_tmp_disk;
+	/*
+	 * Checked at submission; one that no longer parses (a job of
+	 * another version, an edited environment) orders nothing.
+	 */
+	if ((prefer = convert_job_prefer(job_ptr)) &&
+	    (sb_request_add_prefer_list(r, prefer, NULL) < 0))
+		verbose("%pJ: BUCKET_PREFER=%s ignored: %m", job_ptr, prefer);
 	return 0;
 fail:
 	error(BUCKET_PFX "cannot describe %pJ: %m", job_ptr);
@@ -222,19 +230,30 @@ extern void convert_sb_to_bitstr(const sb_bitmap_t *b, bitstr_t *out)
 }
 
 /*
- * The SPANK plugin (spank_bucket.so) puts the job's --bucket-policy into
- * the job control environment as BUCKET_POLICY=NAME.
+ * The SPANK plugin (spank_bucket.so) puts the job's choices into its job
+ * control environment: BUCKET_POLICY=NAME (--bucket-policy) and
+ * BUCKET_PREFER=FEATURE[,FEATURE...] (--bucket-prefer).
  */
-extern const char *convert_job_policy_name(const job_record_t *job_ptr)
+static const char *_job_env(const job_record_t *job_ptr, const char *key)
 {
-	static const char key[] = "BUCKET_POLICY=";
+	size_t len = strlen(key);
 	uint32_t i;
 
 	for (i = 0; i < job_ptr->spank_job_env_size; i++) {
 		const char *e = job_ptr->spank_job_env[i];
 
-		if (e && !strncmp(e, key, sizeof(key) - 1))
-			return e + sizeof(key) - 1;
+		if (e && !strncmp(e, key, len) && (e[len] == '='))
+			return e + len + 1;
 	}
 	return NULL;
+}
+
+extern const char *convert_job_policy_name(const job_record_t *job_ptr)
+{
+	return _job_env(job_ptr, "BUCKET_POLICY");
+}
+
+extern const char *convert_job_prefer(const job_record_t *job_ptr)
+{
+	return _job_env(job_ptr, "BUCKET_PREFER");
 }

@@ -9,7 +9,8 @@
  * exclusive requests for a fixed number of nodes (slurmctld calls once
  * per "[a*2&b*4]" count), with per-node minimums that cover all the CPUs
  * they ask for. Every other job goes to the base unchanged and gets
- * exactly its answer, WILL_RUN included (_base_reason() names why).
+ * exactly its answer, WILL_RUN included (_base_reason() names why; the
+ * rule is common/base_reason.h's, which 'sbucket why' applies too).
  *
  *   RUN_NOW    sb_place() on the bucket set (the bucket path, or the
  *              per-node path for policies that order nodes per job); the
@@ -43,6 +44,7 @@
 #include "src/common/xmalloc.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "base_reason.h"
 #include "select_bucket.h"
 
 typedef struct {
@@ -64,26 +66,33 @@ static const char *_mode_name(uint16_t mode)
 }
 
 /*
- * Does the job share its nodes? As slurmctld resolves it for the base
- * (node_scheduler.c), without changing the job: OverSubscribe=EXCLUSIVE
- * never, FORCE:n (n > 1) always; then a consumable-resource base shares
- * unless the job asked for --exclusive, and linear gives whole nodes
- * unless OverSubscribe=YES and the job asked to share.
+ * What decides whether the job shares its nodes, as slurmctld resolves
+ * it for the base (node_scheduler.c), without changing the job.
  */
-static bool _shares(const job_record_t *job_ptr)
+static void _share_facts(const job_record_t *job_ptr, sb_share_facts_t *f)
 {
 	const struct job_details *d = job_ptr->details;
 	uint16_t part_share = job_ptr->part_ptr ?
 		job_ptr->part_ptr->max_share : 1;
 
-	if (job_ptr->reboot || (part_share == 0))
-		return false;
-	if ((part_share & SHARED_FORCE) && ((part_share & ~SHARED_FORCE) > 1))
-		return true;
-	if (base_is_cons())
-		return (d->share_res != 0) &&
-			(d->whole_node != WHOLE_NODE_REQUIRED);
-	return (part_share != 1) && (d->share_res == 1);
+	memset(f, 0, sizeof(*f));
+	f->reboot = job_ptr->reboot;
+	f->part_exclusive = (part_share == 0);
+	f->part_no = (part_share == 1);
+	f->part_force = (part_share & SHARED_FORCE) &&
+		((part_share & ~SHARED_FORCE) > 1);
+	f->job_share = (d->share_res == 1);
+	f->job_exclusive = (d->share_res == 0) ||
+		(d->whole_node == WHOLE_NODE_REQUIRED);
+	f->base_cons = base_is_cons();
+}
+
+static bool _shares(const job_record_t *job_ptr)
+{
+	sb_share_facts_t f;
+
+	_share_facts(job_ptr, &f);
+	return sb_job_shares(&f);
 }
 
 /*
@@ -111,47 +120,40 @@ static bool _feature_count_call(const job_record_t *job_ptr,
 }
 
 /*
- * Why the base places this job and not we, or NULL when it is ours.
- * Static strings, shown in the DebugFlags=SelectType line.
+ * Why the base places this job and not we (sb_base_reason(), static
+ * strings shown in the DebugFlags=SelectType line), or NULL when it is
+ * ours.
  */
 static const char *_base_reason(const job_record_t *job_ptr,
 				bitstr_t *bitmap, uint32_t min_nodes,
 				uint32_t max_nodes, uint32_t req_nodes,
-				uint16_t mode,
-				List preemptee_candidates,
+				uint16_t mode, List preemptee_candidates,
 				bitstr_t *exc_core_bitmap,
 				const sb_policy_t *policy)
 {
 	const struct job_details *d = job_ptr->details;
-	bool cands = preemptee_candidates &&
-		list_count(preemptee_candidates);
+	sb_base_facts_t f = {
+		.min_nodes = min_nodes,
+		.max_nodes = max_nodes,
+		.model = bucket_state.set &&
+			(bit_size(bitmap) == (bitoff_t) bucket_state.n),
+		.required_nodes = d->req_node_bitmap &&
+			(bit_ffs(d->req_node_bitmap) >= 0),
+		.contiguous = d->contiguous,
+		.min_cpus = d->min_cpus,
+		.node_cpus = convert_node_cpus(job_ptr),
+		.core_reservation = exc_core_bitmap &&
+			(bit_ffs(exc_core_bitmap) >= 0),
+		.will_run = SELECT_IS_MODE_WILL_RUN(mode),
+		.preempt_candidates = preemptee_candidates &&
+			list_count(preemptee_candidates),
+		.contiguous_policy = (policy->kind == SB_POLICY_CONTIGUOUS),
+	};
 
-	if (!min_nodes || !max_nodes)
-		return "no_nodes";
-	if (!bucket_state.set ||
-	    (bit_size(bitmap) != (bitoff_t) bucket_state.n))
-		return "no_model";
-	if (_shares(job_ptr))
-		return "shared";
-	if (d->req_node_bitmap && (bit_ffs(d->req_node_bitmap) >= 0))
-		return "required_nodes";
-	if (d->contiguous)
-		return "contiguous";
-	if ((min_nodes != max_nodes) &&
-	    !_feature_count_call(job_ptr, min_nodes, req_nodes))
-		return "node_range";
-	if ((uint64_t) d->min_cpus >
-	    (uint64_t) min_nodes * MAX(convert_node_cpus(job_ptr), 1))
-		return "task_count";
-	if (exc_core_bitmap && (bit_ffs(exc_core_bitmap) >= 0))
-		return "core_reservation";
-	if (SELECT_IS_MODE_WILL_RUN(mode)) {
-		if (cands)
-			return "preemption";
-		if (policy->kind == SB_POLICY_CONTIGUOUS)
-			return "contiguous_policy";
-	}
-	return NULL;
+	_share_facts(job_ptr, &f.share);
+	f.feature_count_call = (min_nodes != max_nodes) &&
+		_feature_count_call(job_ptr, min_nodes, req_nodes);
+	return sb_base_reason(&f);
 }
 
 /* The policy: the job's own when bucket.conf lets it choose. */
@@ -227,9 +229,11 @@ static int _place(_job_t *j, bool ideal, bitstr_t *out, const char **path)
 
 	if (convert_request(&r, j->job_ptr, j->count) < 0)
 		return -1;
-	log_flag(SELECT_TYPE, "%pJ needs %u nodes, each with %u CPUs, %"PRIu64" MB, %"PRIu64" MB tmp",
+	log_flag(SELECT_TYPE, "%pJ needs %u nodes, each with %u CPUs, %"PRIu64" MB, %"PRIu64" MB tmp%s%s",
 		 j->job_ptr, j->count, r.chunks[0].min_cpus,
-		 r.chunks[0].min_memory, r.chunks[0].min_tmp);
+		 r.chunks[0].min_memory, r.chunks[0].min_tmp,
+		 r.nprefer ? ", preferring " : "",
+		 r.nprefer ? convert_job_prefer(j->job_ptr) : "");
 	r.excluded = j->excl;
 	rc = ideal ? sb_place_ideal(bucket_state.set, &r, j->policy,
 				    SB_PATH_AUTO, &pl) :
@@ -353,6 +357,7 @@ extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		    bitstr_t *exc_core_bitmap)
 {
 	const char *why, *res_name, *path = NULL;
+	const char *prefer = convert_job_prefer(job_ptr);
 	bitstr_t *ours = NULL, *offered = NULL;
 	bool cands;
 	int64_t start = 0;
@@ -421,11 +426,13 @@ extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 				 (long) (start - time(NULL)), hl,
 				 sb_policy_name(j.policy->kind));
 		else
-			log_flag(SELECT_TYPE, "%pJ %s: run (%s path%s%s, policy %s) nodes %s",
+			log_flag(SELECT_TYPE, "%pJ %s: run (%s path%s%s, policy %s%s%s) nodes %s",
 				 job_ptr, _mode_name(mode),
 				 path ? "per-node" : "bucket",
 				 path ? ", reason " : "", path ? path : "",
-				 sb_policy_name(j.policy->kind), hl);
+				 sb_policy_name(j.policy->kind),
+				 prefer ? ", preferring " : "",
+				 prefer ? prefer : "", hl);
 		xfree(hl);
 	}
 	if (SELECT_IS_MODE_WILL_RUN(mode)) {

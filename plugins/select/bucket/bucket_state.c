@@ -16,7 +16,10 @@
  * base frees (a job ends, a node is set DOWN under a job and requeued, a
  * slurmd dies) is free for us in the same call in which sinfo shows it.
  *
- * Built once (start, reconfigure, a node's signature changing) and then:
+ * Reservation windows, when each node's jobs end and WILL_RUN's plan are
+ * made by common/cluster_model.h's steps, which 'sbucket why' runs on
+ * what scontrol shows. Built once (start, reconfigure, a node's
+ * signature changing) and then:
  *   - reservations: when last_resv_update moves, or a reservation we
  *     know starts, the windows are rebuilt on the nodes they cover
  *     (busy-later: idle now, reserved later);
@@ -35,6 +38,7 @@
 #include "src/common/xmalloc.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "cluster_model.h"
 #include "select_bucket.h"
 #include "signature.h"
 
@@ -134,29 +138,68 @@ static void _sync_nodes(void)
 	}
 }
 
-/* A reservation that makes its nodes busy later: nodes, a future start. */
-static bool _future_resv(const slurmctld_resv_t *resv, time_t now)
+/*
+ * slurmctld's reservations as the model sees them: the ones with nodes
+ * of this cluster's size, their bitmaps converted, the name pointing into
+ * the record (which tells them apart). The array and bitmaps are the
+ * caller's to free with _resv_free(). O(R N / 64).
+ */
+static sb_model_resv_t *_resv_read(size_t *nresv)
 {
-	return resv->node_bitmap && (resv->start_time > now) &&
-		(resv->end_time > resv->start_time);
+	bucket_state_t *s = &bucket_state;
+	sb_model_resv_t *v;
+	slurmctld_resv_t *resv;
+	ListIterator itr;
+	size_t k = 0;
+
+	*nresv = 0;
+	if (!resv_list || !list_count(resv_list))
+		return NULL;
+	v = xcalloc(list_count(resv_list), sizeof(*v));
+	itr = list_iterator_create(resv_list);
+	while ((resv = list_next(itr))) {
+		sb_bitmap_t *b;
+
+		if (!resv->node_bitmap ||
+		    (bit_size(resv->node_bitmap) != (bitoff_t) s->n) ||
+		    !(b = sb_bitmap_alloc(s->n)))
+			continue;
+		convert_bitstr_to_sb(resv->node_bitmap, b);
+		v[k].name = resv->name;
+		v[k].nodes = b;
+		v[k].start = resv->start_time;
+		v[k].end = resv->end_time;
+		k++;
+	}
+	list_iterator_destroy(itr);
+	*nresv = k;
+	return v;
+}
+
+static void _resv_free(sb_model_resv_t *v, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		sb_bitmap_free((sb_bitmap_t *) v[k].nodes);
+	xfree(v);
 }
 
 /*
- * Rebuild the busy windows from the reservations that have not started:
- * the nodes that had windows lose them, the covered ones get them.
- * O(R N / 64 + nodes touched).
+ * Rebuild the busy windows from the reservations that have not started
+ * (sb_model_windows()): the nodes that had windows lose them, the covered
+ * ones get them. O(R N / 64 + nodes touched).
  */
 static void _sync_windows(time_t now)
 {
 	bucket_state_t *s = &bucket_state;
-	sb_bitmap_t *old = sb_bitmap_dup(g_windowed), *cover;
-	slurmctld_resv_t *resv;
-	ListIterator itr;
+	sb_bitmap_t *old = sb_bitmap_dup(g_windowed);
+	sb_model_resv_t *resv;
+	size_t nresv = 0, k;
 	int64_t i;
 
 	s->next_window = SB_TIME_INFINITE;
-	cover = sb_bitmap_alloc(s->n);
-	if (!old || !cover) {
+	if (!old) {
 		error(BUCKET_PFX "out of memory updating reservation windows");
 		goto out;
 	}
@@ -167,27 +210,20 @@ static void _sync_windows(time_t now)
 		s->nodes[i].nbusy = 0;
 	}
 	sb_bitmap_clear_all(g_windowed);
-	if (resv_list) {
-		itr = list_iterator_create(resv_list);
-		while ((resv = list_next(itr))) {
-			if (!_future_resv(resv, now) ||
-			    (bit_size(resv->node_bitmap) != (bitoff_t) s->n))
-				continue;
-			convert_bitstr_to_sb(resv->node_bitmap, cover);
-			for (i = sb_bitmap_first_set(cover); i >= 0;
-			     i = sb_bitmap_next_set(cover, (size_t) i + 1))
-				if (!sb_node_add_busy(&s->nodes[i],
-						      resv->start_time,
-						      resv->end_time))
-					sb_bitmap_set(g_windowed, (size_t) i);
-			if (resv->start_time < s->next_window)
-				s->next_window = resv->start_time;
-			log_flag(SELECT_TYPE, "reservation %s: nodes busy from %ld to %ld, free until then (busy-later)",
-				 resv->name, (long) resv->start_time,
-				 (long) resv->end_time);
-		}
-		list_iterator_destroy(itr);
+	resv = _resv_read(&nresv);
+	if (sb_model_windows(s->nodes, s->n, resv, nresv, now) < 0)
+		error(BUCKET_PFX "cannot give nodes their reservation windows: %m");
+	for (k = 0; k < nresv; k++) {
+		if ((resv[k].start <= now) || (resv[k].end <= resv[k].start))
+			continue;
+		sb_bitmap_or(g_windowed, resv[k].nodes);
+		if (resv[k].start < s->next_window)
+			s->next_window = resv[k].start;
+		log_flag(SELECT_TYPE, "reservation %s: nodes busy from %ld to %ld, free until then (busy-later)",
+			 resv[k].name, (long) resv[k].start,
+			 (long) resv[k].end);
 	}
+	_resv_free(resv, nresv);
 	(void) sb_bucket_set_set_now(s->set, now);
 	sb_bitmap_or(old, g_windowed);
 	for (i = sb_bitmap_first_set(old); i >= 0;
@@ -195,7 +231,6 @@ static void _sync_windows(time_t now)
 		(void) sb_bucket_set_update(s->set, (size_t) i);
 out:
 	sb_bitmap_free(old);
-	sb_bitmap_free(cover);
 	s->resv_synced = now;
 	s->gen++;
 }
@@ -291,8 +326,7 @@ extern void state_sync_loads(void)
 
 /*
  * Per node, when the last running job on it ends (0: none;
- * SB_TIME_INFINITE while one is suspended): a node shared by several
- * jobs is busy until the last of them ends. O(jobs N / 64).
+ * SB_TIME_INFINITE while one is suspended). O(jobs N / 64).
  */
 static int64_t *_busy_until(void)
 {
@@ -301,7 +335,6 @@ static int64_t *_busy_until(void)
 	sb_bitmap_t *nodes = sb_bitmap_alloc(s->n);
 	job_record_t *job_ptr;
 	ListIterator itr;
-	int64_t i;
 
 	if (!nodes || !job_list) {
 		sb_bitmap_free(nodes);
@@ -309,73 +342,42 @@ static int64_t *_busy_until(void)
 	}
 	itr = list_iterator_create(job_list);
 	while ((job_ptr = list_next(itr))) {
-		int64_t end;
-
 		if ((!IS_JOB_RUNNING(job_ptr) && !IS_JOB_SUSPENDED(job_ptr)) ||
 		    !job_ptr->node_bitmap ||
 		    (bit_size(job_ptr->node_bitmap) != (bitoff_t) s->n))
 			continue;
 		convert_bitstr_to_sb(job_ptr->node_bitmap, nodes);
 		/* a suspended job's end is not known */
-		end = IS_JOB_SUSPENDED(job_ptr) ? SB_TIME_INFINITE :
-			MAX((int64_t) job_ptr->end_time, 1);
-		for (i = sb_bitmap_first_set(nodes); i >= 0;
-		     i = sb_bitmap_next_set(nodes, (size_t) i + 1))
-			if (end > until[i])
-				until[i] = end;
+		(void) sb_model_busy_until_add(until, s->n, nodes,
+					       IS_JOB_SUSPENDED(job_ptr) ?
+					       SB_TIME_INFINITE :
+					       (int64_t) job_ptr->end_time);
 	}
 	list_iterator_destroy(itr);
 	sb_bitmap_free(nodes);
 	return until;
 }
 
-/* The plan of WILL_RUN at @now: running jobs, down nodes, reservations. */
+/* The plan of WILL_RUN at @now (sb_model_plan()), but for @skip_resv. */
 static sb_will_run_t *_plan_build(time_t now, const void *skip_resv)
 {
-	bucket_state_t *s = &bucket_state;
-	sb_bitmap_t *nodes = sb_bitmap_alloc(s->n);
-	int64_t *until = NULL;
-	sb_will_run_t *w = NULL;
-	slurmctld_resv_t *resv;
-	ListIterator itr;
-	int64_t i;
+	sb_model_resv_t *resv;
+	size_t nresv = 0, skip, k;
+	int64_t *until = _busy_until();
+	sb_will_run_t *w;
+	slurmctld_resv_t *r;
 
-	if (!nodes)
-		goto out;
-	until = _busy_until();
-	if (!(w = sb_will_run_create(s->set, now, SB_TIME_INFINITE - now,
-				     until)))
-		goto out;
-	/*
-	 * Reservations from resv_list, active ones too; the nodes' own
-	 * windows (future reservations) go first, so the job's own
-	 * reservation is left out.
-	 */
-	for (i = sb_bitmap_first_set(g_windowed); i >= 0;
-	     i = sb_bitmap_next_set(g_windowed, (size_t) i + 1))
-		(void) sb_will_run_clear_windows(w, (size_t) i);
-	if (resv_list) {
-		itr = list_iterator_create(resv_list);
-		while ((resv = list_next(itr))) {
-			if (!resv->node_bitmap || (resv == skip_resv) ||
-			    (resv->end_time <= now) ||
-			    (bit_size(resv->node_bitmap) != (bitoff_t) s->n))
-				continue;
-			convert_bitstr_to_sb(resv->node_bitmap, nodes);
-			for (i = sb_bitmap_first_set(nodes); i >= 0;
-			     i = sb_bitmap_next_set(nodes, (size_t) i + 1))
-				(void) sb_will_run_reserve(
-					w, (size_t) i,
-					MAX(resv->start_time, now),
-					resv->end_time);
-		}
-		list_iterator_destroy(itr);
-	}
-out:
-	if (!w)
+	resv = _resv_read(&nresv);
+	skip = nresv;
+	r = (slurmctld_resv_t *) skip_resv;
+	for (k = 0; r && (k < nresv); k++)
+		if (resv[k].name == r->name)
+			skip = k;
+	if (!(w = sb_model_plan(bucket_state.set, now, until, resv, nresv,
+				skip)))
 		error(BUCKET_PFX "cannot build the WILL_RUN plan: %m");
+	_resv_free(resv, nresv);
 	xfree(until);
-	sb_bitmap_free(nodes);
 	return w;
 }
 

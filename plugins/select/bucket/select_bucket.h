@@ -185,8 +185,8 @@ extern uint32_t convert_node_cpus(const job_record_t *job_ptr);
 
 /*
  * A request of one chunk of @count whole nodes for @job_ptr: per-node
- * minimums, time limit. Excluded nodes are left to the caller. Returns 0
- * or -1 (logged).
+ * minimums, time limit, preferred features. Excluded nodes are left to
+ * the caller. Returns 0 or -1 (logged).
  */
 extern int convert_request(sb_request_t *r, job_record_t *job_ptr,
 			   uint32_t count);
@@ -197,6 +197,9 @@ extern void convert_sb_to_bitstr(const sb_bitmap_t *b, bitstr_t *out);
 
 /* The policy a job asked for through the SPANK plugin, or NULL. */
 extern const char *convert_job_policy_name(const job_record_t *job_ptr);
+
+/* The features it prefers (--bucket-prefer, "fast,ssd"), or NULL. */
+extern const char *convert_job_prefer(const job_record_t *job_ptr);
 
 /* ---- bucket_state.c ---------------------------------------------------- */
 

@@ -1,38 +1,44 @@
 /*
- * spank_bucket.c - a SPANK plugin that lets a job choose its node
- * allocation policy: sbatch/salloc/srun --bucket-policy=NAME.
+ * spank_bucket.c - a SPANK plugin for a job's own choices in select/bucket:
+ * sbatch/salloc/srun --bucket-policy=NAME (its node allocation policy) and
+ * --bucket-prefer=FEATURE[,FEATURE...] (features it prefers, Maui's PREF).
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * The name is checked where the job is submitted: a policy that does not
- * exist, or (when the submit host can read bucket.conf next to its
- * slurm.conf) one that AllowJobPolicies does not list, stops the
- * submission with one error line naming the option and the value. The
- * choice travels to slurmctld in the job control environment as
- * BUCKET_POLICY=NAME, where select/bucket reads it (and checks it again:
- * bucket.conf may have changed since).
+ * Both are checked where the job is submitted, each refusal one error
+ * line naming the option and the value: a policy that does not exist,
+ * or (when the submit host can read bucket.conf next to its slurm.conf)
+ * one that AllowJobPolicies does not list; a feature list that does not
+ * parse, or names a feature no node has (asked of slurmctld). The
+ * choices travel to slurmctld in the job control environment as
+ * BUCKET_POLICY=NAME and BUCKET_PREFER=a,b (sorted), where select/bucket
+ * reads them (and checks the policy again: bucket.conf may have changed).
  *
- * Public SPANK API only (slurm/spank.h), plus common/.
+ * Public Slurm API only (slurm/spank.h, slurm/slurm.h), plus common/.
  */
-#include <ctype.h>
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <slurm/slurm.h>
 #include <slurm/spank.h>
 
 #include "bucket_conf.h"
+#include "node.h"
 #include "policy.h"
+#include "shown.h"
 
 SPANK_PLUGIN(bucket, 1);
 
-#define OPT "--bucket-policy"
+#define OPT SB_BUCKET_CONF_JOB_OPTION
+#define PREFER_OPT "--bucket-prefer"
 #define POLICY_MAX 32
 
 static char policy[POLICY_MAX] = "";
+/* the preferred features, parsed (sorted, unique) */
+static sb_request_t prefer;
 
 /* bucket.conf next to the slurm.conf this command reads. */
 static void _conf_path(char *buf, size_t len)
@@ -50,69 +56,154 @@ static void _conf_path(char *buf, size_t len)
 			 conf);
 }
 
-static int _known(const char *name, sb_policy_kind_t *kind)
-{
-	int k;
-
-	for (k = 0; k < SB_POLICY_COUNT; k++)
-		if (!strcasecmp(name, sb_policy_name((sb_policy_kind_t) k))) {
-			*kind = (sb_policy_kind_t) k;
-			return 1;
-		}
-	return 0;
-}
-
 static int _opt_cb(int val, const char *optarg, int remote)
 {
-	char path[PATH_MAX], err[SB_BUCKET_CONF_ERRLEN], list[256] = "";
-	sb_bucket_conf_t *c;
-	sb_policy_kind_t kind;
-	int k;
+	char path[PATH_MAX], err[SB_BUCKET_CONF_ERRLEN];
+	sb_bucket_conf_t *c = NULL;
+	int kind;
 
-	if (!optarg || !*optarg || strlen(optarg) >= POLICY_MAX ||
-	    !_known(optarg, &kind)) {
-		for (k = 0; k < SB_POLICY_COUNT; k++)
-			snprintf(list + strlen(list), sizeof(list) -
-				 strlen(list), "%s%s", k ? ", " : "",
-				 sb_policy_name((sb_policy_kind_t) k));
-		slurm_error(OPT "=%s: unknown policy (expected one of %s)",
-			    optarg ? optarg : "", list);
-		return -1;
-	}
+	/* Unreadable here (or in the job's step): slurmctld decides. */
+	path[0] = '\0';
 	if (!remote) {
 		_conf_path(path, sizeof(path));
-		if ((c = sb_bucket_conf_load(path, err, sizeof(err)))) {
-			int ok = sb_bucket_conf_job_allowed(c, kind);
-
-			sb_bucket_conf_free(c);
-			if (!ok) {
-				slurm_error(OPT "=%s: not allowed to jobs "
-					    "(AllowJobPolicies in %s)",
-					    optarg, path);
-				return -1;
-			}
-		}
-		/* unreadable here: slurmctld decides */
+		c = sb_bucket_conf_load(path, err, sizeof(err));
+	}
+	kind = sb_bucket_conf_job_option(c, path, optarg, err, sizeof(err));
+	sb_bucket_conf_free(c);
+	if (kind < 0) {
+		slurm_error("%s", err);
+		return -1;
 	}
 	snprintf(policy, sizeof(policy), "%s",
-		 sb_policy_name(kind));
+		 sb_policy_name((sb_policy_kind_t) kind));
 	return 0;
 }
 
-static struct spank_option _option = {
-	"bucket-policy", "NAME",
-	"Node allocation policy for this job (select/bucket; e.g. FASTEST, "
-	"MINRESOURCE), if bucket.conf's AllowJobPolicies allows it",
-	1, 0, _opt_cb
+static int _prefer_cb(int val, const char *optarg, int remote)
+{
+	char shown[SB_SHOWN_BUF];
+	size_t pos = 0;
+
+	sb_request_fini(&prefer);
+	if (sb_request_add_prefer_list(&prefer, optarg, &pos) < 0) {
+		if (errno == E2BIG)
+			slurm_error(PREFER_OPT "=%s: more than %d features",
+				    sb_shown(shown, sizeof(shown), optarg),
+				    SB_MAX_PREFER);
+		else
+			slurm_error(PREFER_OPT "=%s: not a feature list "
+				    "(names joined by ',') at offset %zu",
+				    sb_shown(shown, sizeof(shown), optarg),
+				    pos);
+		sb_request_fini(&prefer);
+		return -1;
+	}
+	return 0;
+}
+
+/* Does @name appear in the comma-separated feature list @list? */
+static bool _in_list(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = list;
+
+	while (p && *p) {
+		if (!strncmp(p, name, len) && (!p[len] || (p[len] == ',')))
+			return true;
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	return false;
+}
+
+/*
+ * Every preferred feature is one some node has (available or active),
+ * as slurmctld knows the nodes now. 0, or -1 after one error line.
+ */
+static int _prefer_check(void)
+{
+	char shown[SB_SHOWN_BUF];
+	node_info_msg_t *nodes = NULL;
+	size_t k;
+	uint32_t i;
+	bool found;
+
+	if (slurm_load_node(0, &nodes, SHOW_ALL) != SLURM_SUCCESS) {
+		slurm_error(PREFER_OPT ": cannot check the features: no node "
+			    "list from slurmctld (%s)",
+			    slurm_strerror(slurm_get_errno()));
+		return -1;
+	}
+	for (k = 0; k < prefer.nprefer; k++) {
+		found = false;
+		for (i = 0; !found && (i < nodes->record_count); i++)
+			found = _in_list(nodes->node_array[i].features,
+					 prefer.prefer[k]) ||
+				_in_list(nodes->node_array[i].features_act,
+					 prefer.prefer[k]);
+		if (!found) {
+			slurm_error(PREFER_OPT "=%s: no node has this feature",
+				    sb_shown(shown, sizeof(shown),
+					     prefer.prefer[k]));
+			slurm_free_node_info_msg(nodes);
+			return -1;
+		}
+	}
+	slurm_free_node_info_msg(nodes);
+	return 0;
+}
+
+/* BUCKET_PREFER=a,b for slurmctld. */
+static int _prefer_pass_on(spank_t sp)
+{
+	size_t k, len = 1;
+	spank_err_t rc;
+	char *list;
+
+	for (k = 0; k < prefer.nprefer; k++)
+		len += strlen(prefer.prefer[k]) + 1;
+	if (!(list = malloc(len))) {
+		slurm_error(PREFER_OPT ": out of memory");
+		return -1;
+	}
+	list[0] = '\0';
+	for (k = 0; k < prefer.nprefer; k++) {
+		if (k)
+			strcat(list, ",");
+		strcat(list, prefer.prefer[k]);
+	}
+	rc = spank_job_control_setenv(sp, "BUCKET_PREFER", list, 1);
+	if (rc != ESPANK_SUCCESS)
+		slurm_error(PREFER_OPT "=%s: cannot pass it on to slurmctld: %s",
+			    list, spank_strerror(rc));
+	free(list);
+	return (rc == ESPANK_SUCCESS) ? 0 : -1;
+}
+
+static struct spank_option _options[] = {
+	{ "bucket-policy", "NAME",
+	  "Node allocation policy for this job (select/bucket; e.g. FASTEST, "
+	  "MINRESOURCE), if bucket.conf's AllowJobPolicies allows it",
+	  1, 0, _opt_cb },
+	{ "bucket-prefer", "FEATURE[,FEATURE...]",
+	  "Node features this job prefers but does not require "
+	  "(select/bucket): nodes with more of them come first",
+	  1, 0, _prefer_cb },
 };
 
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
+	size_t i;
+
 	/* the only way to have an option in sbatch and salloc */
-	if (spank_option_register(sp, &_option) != ESPANK_SUCCESS) {
-		slurm_error("spank_bucket: cannot register " OPT);
-		return -1;
-	}
+	for (i = 0; i < sizeof(_options) / sizeof(_options[0]); i++)
+		if (spank_option_register(sp, &_options[i]) !=
+		    ESPANK_SUCCESS) {
+			slurm_error("spank_bucket: cannot register --%s",
+				    _options[i].name);
+			return -1;
+		}
 	return 0;
 }
 
@@ -121,7 +212,12 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 	spank_context_t ctx = spank_context();
 	spank_err_t rc;
 
-	if (!policy[0] || ((ctx != S_CTX_ALLOCATOR) && (ctx != S_CTX_LOCAL)))
+	if ((ctx != S_CTX_ALLOCATOR) && (ctx != S_CTX_LOCAL))
+		return 0;
+	if (prefer.nprefer &&
+	    ((_prefer_check() < 0) || (_prefer_pass_on(sp) < 0)))
+		return -1;
+	if (!policy[0])
 		return 0;
 	rc = spank_job_control_setenv(sp, "BUCKET_POLICY", policy, 1);
 	if (rc != ESPANK_SUCCESS) {
@@ -129,5 +225,11 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 			    policy, spank_strerror(rc));
 		return -1;
 	}
+	return 0;
+}
+
+int slurm_spank_exit(spank_t sp, int ac, char **av)
+{
+	sb_request_fini(&prefer);
 	return 0;
 }

@@ -1,0 +1,74 @@
+/*
+ * chart_priv.h - the chart's layout, shared by chart.c (model, numbers,
+ * text) and chart_svg.c (drawing); not part of the API.
+ *
+ * Copyright (C) 2026 The slurm-buckets authors.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Nodes get ids in the order they are added (a job keeps ids, which
+ * never move); @order lists the ids in row order, so a name is found by
+ * binary search and a new node is one insertion into @order. Rows,
+ * lanes and the time axis are worked out again by each result call from
+ * the jobs alone (sb__chart_layout), so there is no derived state to
+ * keep in step.
+ */
+#ifndef SB_CHART_PRIV_H
+#define SB_CHART_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chart.h"
+
+typedef struct {
+	char *label, *key;
+	int64_t start, end;
+	size_t *nodes;		/* node ids */
+	size_t n;
+} sb__chart_job_t;
+
+struct sb_chart {
+	char **names;		/* by node id */
+	size_t *order;		/* node ids in row order */
+	size_t nnodes, cap_nodes;
+	sb__chart_job_t *jobs;
+	size_t njobs, cap_jobs;
+};
+
+/* One box: job @job on the node of row @row, in lane @lane of the row
+ * (the job's times are copied in for sorting). */
+typedef struct {
+	size_t row, job, lane;
+	int64_t start, end;
+} sb__chart_box_t;
+
+typedef struct {
+	sb__chart_box_t *boxes;	/* by row, then start, end, job */
+	size_t nboxes;
+	size_t *lanes;		/* by row: lanes used (at least 1) */
+	int64_t t0, t1;		/* the time axis (see chart.h) */
+} sb__chart_layout_t;
+
+/*
+ * Boxes, lanes and the time axis of @c into *@l (free with
+ * sb__chart_layout_fini). 0, or -1 with errno ENOENT (no job) or ENOMEM.
+ * O(b log b + N).
+ */
+int sb__chart_layout(const sb_chart_t *c, sb__chart_layout_t *l);
+void sb__chart_layout_fini(sb__chart_layout_t *l);
+
+/* Where a job's box ends: its end, or the axis' end for an open end. */
+static inline int64_t sb__chart_end(const sb__chart_job_t *j,
+				    const sb__chart_layout_t *l)
+{
+	return j->end == INT64_MAX ? l->t1 : j->end;
+}
+
+/* Row order of names: hostlist order, then strcmp (a total order). */
+int sb__chart_name_cmp(const char *a, const char *b);
+
+/* round(a * b / d), half up, for a, b >= 0 and d > 0, without overflow
+ * of the product. */
+int64_t sb__chart_muldiv(int64_t a, int64_t b, int64_t d);
+
+#endif /* SB_CHART_PRIV_H */

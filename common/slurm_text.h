@@ -1,0 +1,104 @@
+/*
+ * slurm_text.h - what Slurm's commands print, read back: the one-line
+ * records of 'scontrol show nodes|jobs|res|partition -o', the "Key =
+ * Value" lines of 'scontrol show config', and the time and
+ * memory values inside them.
+ *
+ * Copyright (C) 2026 The slurm-buckets authors.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * A record is a line of fields "Key=Value" separated by blanks. A field
+ * starts at a token whose text before its first '=' is a key: a capital
+ * letter followed by letters, digits and "_/:" ("NodeName",
+ * "CPUs/Task", "AllocNode:Sid", "ReqB:S:C:T"). Any other token belongs to
+ * the value before it, with the blanks between them ("OS=Linux 6.1.0
+ * #1 SMP", "Reason=not responding [root@...]"), so free-text values keep
+ * their blanks. Free text that itself holds " Key=..." would start a
+ * field: when a key appears twice, the first one counts (scontrol prints
+ * each key once, and the free-text fields Command, WorkDir, Comment, StdErr
+ * come after the fields a scheduler reads; JobName is the exception, and
+ * callers do not trust a key that only a job name could have forged).
+ *
+ * Times are scontrol's default form "YYYY-MM-DDTHH:MM:SS" in local time
+ * (callers run Slurm's commands with SLURM_TIME_FORMAT=standard); memory
+ * a number with an optional K, M, G, T or P suffix (powers of 1024, MB by
+ * default). Durations are sbatch's --time forms, which 'sbucket place'
+ * already reads (tools/sbucket_place_input.h).
+ *
+ * Operations (L = line length, K = fields):
+ *   sb_record_parse        O(L)
+ *   sb_record_get          O(K)
+ *   sb_record_value        O(K)
+ *   sb_record_count / key_at / value_at   O(1)
+ *   sb_record_free         O(K)
+ *   sb_record_check        O(K L)
+ *   sb_config_line         O(L)
+ *   sb_slurm_time          O(1)
+ *   sb_slurm_mem           O(1)
+ */
+#ifndef SB_SLURM_TEXT_H
+#define SB_SLURM_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct sb_record sb_record_t;
+
+/*
+ * Cut @line (one record; a trailing newline is ignored) into its
+ * fields. Returns a new record (it keeps its own copy of the text), or
+ * NULL with errno EINVAL (NULL line, or a line that does not start with
+ * a field) or ENOMEM.
+ */
+sb_record_t *sb_record_parse(const char *line);
+
+/* Free @r; NULL is fine. */
+void sb_record_free(sb_record_t *r);
+
+/*
+ * The value of @key (exact, case-sensitive) as printed, blanks at its
+ * ends removed; "" for "Key=". NULL with errno ENOENT when the record has
+ * no such field (EINVAL for NULL arguments).
+ */
+const char *sb_record_get(const sb_record_t *r, const char *key);
+
+/*
+ * As sb_record_get(), but NULL (errno ENOENT) also for Slurm's ways of
+ * printing "nothing": "", "(null)" and "N/A".
+ */
+const char *sb_record_value(const sb_record_t *r, const char *key);
+
+/* The number of fields, and field @i's key and value (i < count). */
+size_t sb_record_count(const sb_record_t *r);
+const char *sb_record_key_at(const sb_record_t *r, size_t i);
+const char *sb_record_value_at(const sb_record_t *r, size_t i);
+
+/*
+ * Verify @r: at least one field, every key well-formed and its value
+ * free of blanks at the ends, no key twice. 0, or -1 with errno EFAULT
+ * (EINVAL for NULL).
+ */
+int sb_record_check(const sb_record_t *r);
+
+/*
+ * Split a 'scontrol show config' line "Key    = Value" in place: *key
+ * and *value point into @line, blanks trimmed. Returns 0, or -1 with
+ * errno ENOENT for a line without " = " (headings, blank lines), EINVAL
+ * for NULL arguments.
+ */
+int sb_config_line(char *line, char **key, char **value);
+
+/*
+ * "2026-11-23T10:54:24" (local time) -> seconds since the epoch in *t.
+ * Returns 0, or -1 with errno ENOENT for "Unknown", "None", "N/A", "" and
+ * "(null)" (no time), EINVAL for anything else that is not such a time.
+ */
+int sb_slurm_time(const char *s, int64_t *t);
+
+/*
+ * "9000", "9000M", "2G", "512K" (rounded up to whole MB) -> MB in *mb.
+ * Returns 0, or -1 with errno EINVAL (not a size) or ERANGE.
+ */
+int sb_slurm_mem(const char *s, uint64_t *mb);
+
+#endif /* SB_SLURM_TEXT_H */

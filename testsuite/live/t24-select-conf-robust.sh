@@ -1,0 +1,110 @@
+#!/bin/bash
+# t24-select-conf-robust - a bucket.conf that is not a file, or is huge,
+# or names millions of nodes, costs one error line at 'scontrol
+# reconfigure' and at sbatch, never a hang or gigabytes (issue 16, items
+# 1 and 2): slurmctld keeps answering, keeps its previous settings and
+# stays small; each read of the file logs one line; sbatch
+# --bucket-policy returns at once. An option value
+# with control bytes is echoed printable (item 8).
+#
+# Copyright (C) 2026 The slurm-buckets authors.
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Four nodes; bucket.conf makes r3 the fastest and the policy FASTEST,
+# so a one-node job lands on r3 as long as those settings hold.
+. "$(dirname "$0")/../cluster/harness.sh"
+
+SB_CTLD_DEBUG=${SB_CTLD_DEBUG:-verbose}
+sb_cluster_init t24
+sb_nodes "r[1-4]" "CPUs=2 RealMemory=2000 Weight=1"
+sb_select bucket
+BCONF=$SB_DIR/etc/bucket.conf
+GOOD='NodeAllocationPolicy=FASTEST
+AllowJobPolicies=FIRSTAVAILABLE
+NodeName=r3 Speed=3'
+printf '%s\n' "$GOOD" >"$BCONF"
+echo "required ${SB_PLUGIN_DIR:-$SB_TOP_BUILDDIR/.plugins}/spank_bucket.so" \
+	>"$SB_DIR/etc/plugstack.conf"
+sb_cluster_start
+LOG=$SB_DIR/log/slurmctld.log
+cd "$SB_DIR/jobs"
+
+_running() { [ "$(squeue -h -j "$1" -o %T)" = RUNNING ]; }
+_gone() { [ -z "$(squeue -h -j "$1" -o %i)" ]; }
+# The node a one-node job gets (then it is cancelled).
+_place() {
+	local j node
+	j=$(timeout 30 sbatch --parsable -o /dev/null -N1 "$@" --wrap 'sleep 600') ||
+		return 1
+	wait_for 30 _running "$j"
+	node=$(squeue -h -j "$j" -o %N)
+	scancel "$j"
+	wait_for 30 _gone "$j"
+	echo "$node"
+}
+_count() { grep -cF -- "$1" "$LOG"; }
+_more() { [ "$(_count "$1")" -gt "$2" ]; }
+_rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$SB_CTLD_PID/status"; }
+# Replace bucket.conf (by a command), reconfigure, and check what
+# slurmctld logged and still does.
+_bad_conf() {
+	local what=$1 msg=$2 n keep
+	shift 2
+	rm -f "$BCONF"
+	"$@"
+	n=$(_count "$msg")
+	keep=$(_count "keeping the previous settings")
+	check "$what: scontrol reconfigure returns" \
+		timeout 60 scontrol reconfigure
+	check "... an error line names the file and what is wrong" \
+		wait_for 30 _more "$msg" "$n"
+	check "... the previous settings are kept" \
+		wait_for 10 _more "keeping the previous settings" "$keep"
+	# select/bucket reads the file at each rebuild of its state (twice
+	# in a reconfigure): each read logs its one line, nothing more.
+	check_eq "... one error line per read of the file" \
+		$(($(_count "keeping the previous settings") - keep)) \
+		echo $(($(_count "$msg") - n))
+	check "... slurmctld answers" timeout 10 scontrol ping
+	check "... and stays small (RSS $(_rss_kb) kB < 500 MB)" \
+		test "$(_rss_kb)" -lt 512000
+	check "... sbatch --bucket-policy returns (the submit host cannot use the file)" \
+		sh -c "timeout 30 sbatch --bucket-policy=FIRSTAVAILABLE -o /dev/null --wrap true >/dev/null"
+	check_eq "... FASTEST and r3's speed still hold: one node -> r3" r3 _place
+}
+
+check_eq "FASTEST from bucket.conf: one node -> r3" r3 _place
+
+_bad_conf "bucket.conf a link to /dev/zero" \
+	"error: select/bucket: $BCONF: not a regular file (a character device)" \
+	ln -s /dev/zero "$BCONF"
+_bad_conf "bucket.conf a FIFO" \
+	"error: select/bucket: $BCONF: not a regular file (a FIFO)" \
+	mkfifo "$BCONF"
+_bad_conf "bucket.conf of 1 GB (sparse)" \
+	"error: select/bucket: $BCONF: larger than 4194304 bytes" \
+	truncate -s 1G "$BCONF"
+_bad_conf "a 31-byte bucket.conf naming 10 million nodes" \
+	"error: select/bucket: $BCONF:1: NodeName=n[1-10000000]: more than 1048576 node names in the file" \
+	sh -c "printf 'NodeName=n[1-10000000] Speed=2\n' >'$BCONF'"
+_bad_conf "a syntax error after a range of 10 million" \
+	"error: select/bucket: $BCONF:1: NodeName=n[1-9999999],m[: column 15: unbalanced '['" \
+	sh -c "printf 'NodeName=n[1-9999999],m[ Speed=2\n' >'$BCONF'"
+
+# Item 8: the SPANK option's value is echoed printable, on one line.
+printf '%s\n' "$GOOD" >"$BCONF"
+out=$(timeout 30 sbatch -N1 --bucket-policy=$'FAST\e[2J\nEST' -o /dev/null --wrap true 2>&1)
+check "--bucket-policy with an escape and a newline: refused on one printable line" \
+	grep -q -- "--bucket-policy=FAST?\[2J?EST: unknown policy" <<<"$out"
+check "... with no control byte in it" \
+	sh -c "! printf '%s' \"\$1\" | grep -q \$'[\\x01-\\x09\\x0b-\\x1f]'" sh "$out"
+
+n=$(_count "NodeAllocationPolicy=FIRSTAVAILABLE from $BCONF")
+printf 'NodeAllocationPolicy=FIRSTAVAILABLE\n' >"$BCONF"
+scontrol reconfigure >/dev/null 2>&1
+check "a good bucket.conf again: taken at reconfigure" \
+	wait_for 30 _more "NodeAllocationPolicy=FIRSTAVAILABLE from $BCONF" "$n"
+check_eq "FIRSTAVAILABLE: one node -> r1" r1 _place
+
+sb_cluster_stop
+check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone

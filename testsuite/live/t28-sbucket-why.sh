@@ -1,0 +1,142 @@
+#!/bin/bash
+# t28-sbucket-why - 'sbucket why JOBID' on a live select/bucket cluster: a
+# reservation ahead on one node, a running job that took that node while it
+# was still free (busy-later), a blocked top job that must wait for the
+# reservation to end, a short job backfilled beside it, and a request that
+# can never run (its second node is drained). sbucket why names the right
+# blockers, and its planned start equals squeue --start; for a job it
+# places and one the base places (-w) it gives the path and the reason the
+# plugin itself logged (DebugFlags=SelectType).
+#
+# Copyright (C) 2026 The slurm-buckets authors.
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# SB_WHY_CAPTURE=DIR keeps what scontrol and squeue printed, for the
+# golden cases of testsuite/golden/why.
+. "$(dirname "$0")/../cluster/harness.sh"
+
+SBUCKET=${SBUCKET:-$(dirname "$0")/../../tools/sbucket}
+sb_cluster_init t28
+sb_nodes "n[1-4]" "CPUs=2 RealMemory=2000 Features=thin"
+sb_nodes "f[1-2]" "CPUs=4 RealMemory=4000 Features=fat"
+SB_CTLD_DEBUG=${SB_CTLD_DEBUG:-verbose}
+sb_select bucket
+sb_conf "SchedulerParameters=bf_interval=1,bf_resolution=1"
+sb_conf "DebugFlags=SelectType"
+sb_cluster_start
+LOG=$SB_DIR/log/slurmctld.log
+cd "$SB_DIR/jobs"
+
+_state() { squeue -h -j "$1" -o %T; }
+_running() { [ "$(_state "$1")" = RUNNING ]; }
+_epoch() { date -d "$1" +%s 2>/dev/null; }
+_sq_start() { squeue -h --start -j "$1" -o %S; }
+_planned() { local s; s=$(_sq_start "$1"); [ -n "$s" ] && [ "$s" != N/A ]; }
+_why() { "$SBUCKET" why "$@" 2>&1; }
+# sbucket why JOB into $out, shown in the log
+_explain() { out=$(_why "$@"); sed 's/^/#   /' <<<"$out"; }
+
+# a maintenance reservation on n4 in 10 minutes, for an hour
+scontrol create reservation ReservationName=maint StartTime=now+10minutes \
+	Duration=60 Nodes=n4 Users=root Flags=maint >/dev/null
+check "a reservation on n4 starts in 10 minutes" \
+	sh -c "scontrol show res maint | grep -q 'State=INACTIVE'"
+
+# A: 3 thin nodes for 5 minutes: n4 is free until the reservation, long
+# enough, and select/bucket takes such busy-later nodes first
+a=$(sbatch --parsable -N3 -C thin -t 5 -o /dev/null --wrap 'sleep 600')
+check "job A (3 thin nodes, 5 min) runs" wait_for 30 _running "$a"
+check_eq "... on n[1-2,4]: the busy-later node n4 first" "n[1-2,4]" \
+	squeue -h -j "$a" -o %N
+_explain "$a"
+check "sbucket why A: placed by select/bucket" \
+	grep -q "^Placed by:  select/bucket, policy FIRSTAVAILABLE" <<<"$out"
+check "sbucket why A: its 3 thin nodes from one bucket" \
+	grep -q "3 of 4: n\[1-2,4\]" <<<"$out"
+check "... as the plugin logged it (bucket path)" \
+	grep -q "JobId=$a RUN_NOW: run (bucket path, policy FIRSTAVAILABLE) nodes n\[1-2,4\]" "$LOG"
+check "sbucket why A: n4 was busy-later, and A ends before maint" \
+	grep -q "Busy-later: n4 was free until reservation maint .*; the job ends before it starts" <<<"$out"
+
+# B: all 4 thin nodes for 10 minutes: n4's gap before maint is too short,
+# so B waits for maint to end
+b=$(sbatch --parsable -N4 -C thin -t 10 -o /dev/null --wrap 'sleep 600')
+check "the top job B (4 thin nodes) gets a planned start" wait_for 30 _planned "$b"
+_explain "$b"
+check "sbucket why B: pending, placed by select/bucket" \
+	grep -q "^Placed by:  select/bucket" <<<"$out"
+check "sbucket why B: 4 matching thin nodes: 1 free, 3 busy" \
+	grep -Eq "^  n\[1-4\] +2 CPUs, 2000 MB, thin +1 +0 +3 +0 +0$" <<<"$out"
+check "sbucket why B: waits for job A" \
+	grep -Eq "^  job $a +on n\[1-2,4\]" <<<"$out"
+check "sbucket why B: the reservation maint is in its way" \
+	grep -Eq "^  maint +on n4 " <<<"$out"
+maint_end=$(_epoch "$(scontrol show res maint | sed -n 's/.*EndTime=\([^ ]*\).*/\1/p')")
+json=$(_why --json "$b")
+wr=$(sed -n 's/.*"will_run_start":\([0-9]*\).*/\1/p' <<<"$json")
+ours=$(sed -n 's/.*"planned_start":\([0-9]*\).*/\1/p' <<<"$json")
+theirs=$(_epoch "$(_sq_start "$b")")
+check "sbucket why B: WILL_RUN's start is the end of maint ($wr, $maint_end)" \
+	test "$wr" = "$maint_end"
+check "sbucket why B: planned start ($ours) equals squeue --start ($theirs)" \
+	test "$ours" = "$theirs"
+check "sbucket why B: the text says so too" \
+	grep -q "^squeue --start: .* (the same)" <<<"$out"
+
+# C: one thin node for 2 minutes fits on n3 before B: backfilled
+c=$(sbatch --parsable -N1 -C thin -t 2 -o /dev/null --wrap 'sleep 600')
+check "job C (1 thin node, 2 min) is backfilled" wait_for 30 _running "$c"
+_explain "$c"
+check "sbucket why C: running on n3, by select/bucket" \
+	grep -q "^Job $c .*is running on n3 since" <<<"$out"
+check "sbucket why C: started by backfill" \
+	grep -q "^Started by: backfill" <<<"$out"
+check "B keeps its planned start" test "$(_epoch "$(_sq_start "$b")")" = "$ours"
+
+# D: 2 fat nodes while f2 is drained: never
+scontrol update NodeName=f2 State=DRAIN Reason=t28 >/dev/null
+d=$(sbatch --parsable -N2 -C fat -t 5 -o /dev/null --wrap 'sleep 600')
+check "job D (2 fat nodes, f2 drained) stays pending" \
+	sh -c "sleep 3; [ \"\$(squeue -h -j $d -o %T)\" = PENDING ]"
+_explain "$d"
+check "sbucket why D: f1 free, f2 down" \
+	grep -Eq "^  f\[1-2\] +4 CPUs, 4000 MB, fat +1 +0 +0 +1 +0$" <<<"$out"
+check "sbucket why D: never" grep -q "^Planned start: never" <<<"$out"
+check "sbucket why D: squeue --start has no start either" \
+	grep -q "^squeue --start: no planned start (the same)" <<<"$out"
+
+if [ -n "${SB_WHY_CAPTURE:-}" ]; then
+	mkdir -p "$SB_WHY_CAPTURE"
+	{
+		scontrol show config >"$SB_WHY_CAPTURE/config"
+		scontrol show nodes -o >"$SB_WHY_CAPTURE/nodes"
+		scontrol show partition -o >"$SB_WHY_CAPTURE/partition"
+		scontrol show res -o >"$SB_WHY_CAPTURE/res"
+		scontrol show jobs -o >"$SB_WHY_CAPTURE/jobs"
+		for j in "$a" "$b" "$c" "$d"; do
+			squeue -h --start -j "$j" -o '%S|%Y' >"$SB_WHY_CAPTURE/start.$j"
+		done
+		date +%s >"$SB_WHY_CAPTURE/now"
+		echo "$a $b $c $d" >"$SB_WHY_CAPTURE/ids"
+	} 2>/dev/null
+fi
+
+# E: names its node (-w f1): the base places it, for the plugin's reason
+e=$(sbatch --parsable -w f1 -t 1 -o /dev/null --wrap 'sleep 600')
+check "job E (-w f1) runs" wait_for 30 _running "$e"
+_explain "$e"
+check "sbucket why E: the base placed it, as it names its node" \
+	grep -Eq "^Placed by:  select/(linear|cons_tres), select/bucket's base: the job names nodes it must get" <<<"$out"
+check "... for the reason the plugin logged (required_nodes)" \
+	grep -Eq "JobId=$e RUN_NOW: select/(linear|cons_tres) decides \(required_nodes\)" "$LOG"
+
+# not select/bucket: said plainly
+scancel "$a" "$b" "$c" "$d" "$e"
+check "the queue empties" wait_for 60 sh -c '[ -z "$(squeue -h -o %i)" ]'
+sb_switch_select linear
+out=$(_why 1)
+check "under select/linear, sbucket why says it explains select/bucket only" \
+	grep -q "SelectType is select/linear, not select/bucket" <<<"$out"
+
+sb_cluster_stop
+check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone

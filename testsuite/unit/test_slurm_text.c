@@ -1,0 +1,222 @@
+/*
+ * test_slurm_text.c - unit tests for common/slurm_text: scontrol's
+ * one-line records, config lines, times and memory sizes.
+ *
+ * Copyright (C) 2026 The slurm-buckets authors.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sb_test.h"
+#include "sb_time.h"
+#include "slurm_text.h"
+
+/* A node line as Slurm 22.05's scontrol printed it (testsuite/live/t28). */
+static const char node_line[] =
+	"NodeName=f1 Arch=x86_64 CoresPerSocket=1  CPUAlloc=4 CPUEfctv=4 "
+	"CPUTot=4 CPULoad=4.02 AvailableFeatures=fat ActiveFeatures=fat "
+	"Gres=(null) NodeAddr=127.0.0.1 OS=Linux 6.1.0 #1 SMP PREEMPT_DYNAMIC "
+	"@0  RealMemory=4000 AllocMem=0 State=IDLE+DRAIN Reason=t28 "
+	"[root@2026-11-23T11:06:18] AllocTRES= CapWatts=n/a\n";
+
+START_TEST(test_node_record)
+{
+	sb_record_t *r = sb_record_parse(node_line);
+
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(sb_record_check(r), 0);
+	ck_assert_str_eq(sb_record_get(r, "NodeName"), "f1");
+	ck_assert_str_eq(sb_record_get(r, "CPUTot"), "4");
+	ck_assert_str_eq(sb_record_get(r, "CoresPerSocket"), "1");
+	ck_assert_str_eq(sb_record_get(r, "OS"),
+			 "Linux 6.1.0 #1 SMP PREEMPT_DYNAMIC @0");
+	ck_assert_str_eq(sb_record_get(r, "Reason"),
+			 "t28 [root@2026-11-23T11:06:18]");
+	ck_assert_str_eq(sb_record_get(r, "AllocTRES"), "");
+	ck_assert_str_eq(sb_record_get(r, "CapWatts"), "n/a");
+	ck_assert_str_eq(sb_record_get(r, "Gres"), "(null)");
+	errno = 0;
+	ck_assert_ptr_null(sb_record_value(r, "Gres"));
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_ptr_null(sb_record_value(r, "AllocTRES"));
+	ck_assert_ptr_null(sb_record_get(r, "Weight"));
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_str_eq(sb_record_key_at(r, 0), "NodeName");
+	ck_assert_ptr_null(sb_record_key_at(r, sb_record_count(r)));
+	sb_record_free(r);
+}
+END_TEST
+
+START_TEST(test_job_keys_and_repeats)
+{
+	sb_record_t *r = sb_record_parse(
+		"JobId=7 JobName=a b CPUs/Task=2 AllocNode:Sid=h:1 "
+		"NtasksPerN:B:S:C=0:0:*:* ReqB:S:C:T=0:0:*:* "
+		"Command=/bin/x --opt=1 NodeList=n[1-2] Comment=NodeList=evil");
+
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(sb_record_check(r), 0);
+	ck_assert_str_eq(sb_record_get(r, "JobName"), "a b");
+	ck_assert_str_eq(sb_record_get(r, "CPUs/Task"), "2");
+	ck_assert_str_eq(sb_record_get(r, "AllocNode:Sid"), "h:1");
+	ck_assert_str_eq(sb_record_get(r, "NtasksPerN:B:S:C"), "0:0:*:*");
+	/* "--opt=1" is no key: it stays in Command's value */
+	ck_assert_str_eq(sb_record_get(r, "Command"), "/bin/x --opt=1");
+	/* the first NodeList counts */
+	ck_assert_str_eq(sb_record_get(r, "NodeList"), "n[1-2]");
+	ck_assert_str_eq(sb_record_get(r, "Comment"), "NodeList=evil");
+	sb_record_free(r);
+}
+END_TEST
+
+START_TEST(test_not_records)
+{
+	errno = 0;
+	ck_assert_ptr_null(sb_record_parse("No jobs in the system"));
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_ptr_null(sb_record_parse(""));
+	ck_assert_ptr_null(sb_record_parse("nodename=x"));
+	ck_assert_ptr_null(sb_record_parse(NULL));
+	ck_assert_int_eq(sb_record_check(NULL), -1);
+	sb_record_free(NULL);
+}
+END_TEST
+
+/* Random records with blanks inside values, parsed back (oracle: the
+ * fields that were written). */
+START_TEST(test_random_records)
+{
+	static const char *const words[] = {
+		"a", "x=1", "--opt=2", "(null)", "#1", "[r@t]", "b:c", "0-3"
+	};
+	sb_test_rng_t rng;
+	int round;
+
+	sb_test_rng_seed(&rng, 1414);
+	for (round = 0; round < 2000; round++) {
+		char line[4096], keys[12][16], vals[12][256];
+		size_t n = 1 + sb_test_rng_below(&rng, 12), i, off = 0;
+		sb_record_t *r;
+
+		for (i = 0; i < n; i++) {
+			size_t w = sb_test_rng_below(&rng, 4), k, voff = 0;
+			const char *sep;
+
+			snprintf(keys[i], sizeof(keys[i]), "K%zu%c", i,
+				 "a/:_"[sb_test_rng_below(&rng, 4)]);
+			vals[i][0] = '\0';
+			for (k = 0; k < w; k++)
+				voff += (size_t) snprintf(vals[i] + voff,
+					sizeof(vals[i]) - voff, "%s%s",
+					k ? (sb_test_rng_below(&rng, 2) ? " " :
+					     "  ") : "",
+					words[sb_test_rng_below(&rng, 8)]);
+			sep = !i ? "" : sb_test_rng_below(&rng, 2) ? " " : "  ";
+
+			off += (size_t) snprintf(line + off, sizeof(line) - off,
+						 "%s%s=%s", sep, keys[i],
+						 vals[i]);
+		}
+		if (sb_test_rng_below(&rng, 2))
+			snprintf(line + off, sizeof(line) - off, " \n");
+		r = sb_record_parse(line);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_int_eq(sb_record_check(r), 0);
+		ck_assert_uint_eq(sb_record_count(r), n);
+		for (i = 0; i < n; i++) {
+			ck_assert_str_eq(sb_record_key_at(r, i), keys[i]);
+			ck_assert_str_eq(sb_record_get(r, keys[i]), vals[i]);
+		}
+		sb_record_free(r);
+	}
+}
+END_TEST
+
+START_TEST(test_config_line)
+{
+	char a[] = "Select Plugin ConfigurationBaseSelectType          "
+		   "= select/linear";
+	char b[] = "PriorityParameters      = algorithm=level_based,levels=4  ";
+	char c[] = "Configuration data as of 2026-11-23T11:06:21";
+	char *k, *v;
+
+	ck_assert_int_eq(sb_config_line(a, &k, &v), 0);
+	ck_assert_str_eq(k, "Select Plugin ConfigurationBaseSelectType");
+	ck_assert_str_eq(v, "select/linear");
+	ck_assert_int_eq(sb_config_line(b, &k, &v), 0);
+	ck_assert_str_eq(k, "PriorityParameters");
+	ck_assert_str_eq(v, "algorithm=level_based,levels=4");
+	errno = 0;
+	ck_assert_int_eq(sb_config_line(c, &k, &v), -1);
+	ck_assert_int_eq(errno, ENOENT);
+}
+END_TEST
+
+START_TEST(test_times)
+{
+	int64_t t;
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	ck_assert_int_eq(sb_slurm_time("2026-11-23T11:06:21", &t), 0);
+	ck_assert_int_eq(t, 1795431981);
+	ck_assert_int_eq(sb_slurm_time("1970-01-01T00:00:00", &t), 0);
+	ck_assert_int_eq(t, 0);
+	errno = 0;
+	ck_assert_int_eq(sb_slurm_time("Unknown", &t), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_int_eq(sb_slurm_time("N/A", &t), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_int_eq(sb_slurm_time("None", &t), -1);
+	ck_assert_int_eq(sb_slurm_time("2026-11-23 11:06:21", &t), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(sb_slurm_time("2026-11-23T11:06:21x", &t), -1);
+	ck_assert_int_eq(sb_slurm_time("+2026-11-23T11:06:21", &t), -1);
+}
+END_TEST
+
+START_TEST(test_memory)
+{
+	uint64_t mb;
+
+	ck_assert_int_eq(sb_slurm_mem("0", &mb), 0);
+	ck_assert_uint_eq(mb, 0);
+	ck_assert_int_eq(sb_slurm_mem("9000M", &mb), 0);
+	ck_assert_uint_eq(mb, 9000);
+	ck_assert_int_eq(sb_slurm_mem("2G", &mb), 0);
+	ck_assert_uint_eq(mb, 2048);
+	ck_assert_int_eq(sb_slurm_mem("3T", &mb), 0);
+	ck_assert_uint_eq(mb, 3 << 20);
+	ck_assert_int_eq(sb_slurm_mem("1025K", &mb), 0);
+	ck_assert_uint_eq(mb, 2);
+	errno = 0;
+	ck_assert_int_eq(sb_slurm_mem("2GB", &mb), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(sb_slurm_mem("-1", &mb), -1);
+	ck_assert_int_eq(sb_slurm_mem("", &mb), -1);
+	ck_assert_int_eq(sb_slurm_mem("99999999999999999999P", &mb), -1);
+	ck_assert_int_eq(errno, ERANGE);
+	ck_assert_int_eq(sb_slurm_mem("17179869184P", &mb), -1);
+	ck_assert_int_eq(errno, ERANGE);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("slurm_text");
+	TCase *tc = tcase_create("slurm_text");
+
+	tcase_add_test(tc, test_node_record);
+	tcase_add_test(tc, test_job_keys_and_repeats);
+	tcase_add_test(tc, test_not_records);
+	tcase_add_test(tc, test_random_records);
+	tcase_add_test(tc, test_config_line);
+	tcase_add_test(tc, test_times);
+	tcase_add_test(tc, test_memory);
+	suite_add_tcase(s, tc);
+	return sb_test_run(s);
+}

@@ -1,0 +1,1392 @@
+/*
+ * sbucket_why.c - 'sbucket why JOBID': why a job of the running cluster
+ * got its nodes, or why it waits, in select/bucket's own terms.
+ *
+ * Copyright (C) 2026 The slurm-buckets authors.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The model is select/bucket's, rebuilt from what slurmctld shows
+ * (sbucket_why_live.h) with the plugin's steps (common/why.h): buckets of
+ * alike nodes with future reservations as busy-later windows, the
+ * base-or-bucket rule (common/base_reason.h), and WILL_RUN's plan of
+ * running jobs' ends and reservations (common/will_run.h). A pending
+ * job's planned start is backfill's: the pending jobs before it in
+ * backfill's order are planned first (as 'sbucket backfill' plans a
+ * queue), then the job itself.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base_reason.h"
+#include "bucket.h"
+#include "hostlist_fmt.h"
+#include "place.h"
+#include "sb_time.h"
+#include "sbucket.h"
+#include "sbucket_fairshare_live.h"
+#include "sbucket_why_live.h"
+#include "why.h"
+#include "will_run.h"
+
+#define PROG "sbucket"
+
+static void _usage(FILE *f)
+{
+	fprintf(f,
+"Usage: sbucket why [--json] JOBID\n"
+"\n"
+"Explain a job of the running cluster in select/bucket's terms. For a\n"
+"running job: which buckets (groups of alike nodes) and which policy gave\n"
+"it its nodes, and whether it took nodes that a reservation needs later;\n"
+"or that select/bucket's base plugin placed it, and why. For a pending\n"
+"job: what it needs, how many of the nodes that match it are free,\n"
+"free until a reservation (busy-later), busy, down or in a reservation it\n"
+"may not use, which running jobs, reservations and jobs planned before\n"
+"it keep it waiting, and when it is planned to start (select/bucket's\n"
+"WILL_RUN, planning the jobs before it first, as backfill does), next to\n"
+"what squeue --start shows.\n"
+"\n"
+"  --json      one JSON object instead of text\n"
+"  -h, --help  this text\n"
+"\n"
+"The cluster is read through scontrol and squeue (SBUCKET_SCONTROL,\n"
+"SBUCKET_SQUEUE name others). Exit status: 0, 1 when the job cannot be\n"
+"explained (no such job, the cluster does not run select/bucket, Slurm's\n"
+"commands fail), 2 for usage errors.\n");
+}
+
+/* ---- the model ----------------------------------------------------------- */
+
+typedef struct {
+	const sbw_job_t *job;
+	int64_t start, end;
+	sb_bitmap_t *nodes;		/* union of its chunks */
+} _planned_t;
+
+typedef struct {
+	sbw_live_t lv;
+	sb_bucket_set_t *set;
+	sb_model_job_t *run;		/* running and suspended jobs */
+	size_t nrun;
+	const sbw_job_t **run_of;	/* the sbw_job_t of run[i] */
+	sb_model_resv_t *resv;
+	int64_t *until;
+	sb_bitmap_t *reserved;		/* active reservations, not j's */
+	const sb_policy_t *policy;
+} _model_t;
+
+static void _model_fini(_model_t *m)
+{
+	sb_bucket_set_destroy(m->set);
+	free(m->run);
+	free(m->run_of);
+	free(m->resv);
+	free(m->until);
+	sb_bitmap_free(m->reserved);
+	sbw_live_fini(&m->lv);
+}
+
+static int _oom(void)
+{
+	fprintf(stderr, PROG ": out of memory\n");
+	return -1;
+}
+
+/* Buckets with future reservations as windows, running jobs' ends. */
+static int _model_build(_model_t *m)
+{
+	sbw_live_t *lv = &m->lv;
+	size_t i, n = lv->cl.n;
+
+	m->policy = sb_bucket_conf_policy(lv->conf);
+	if ((lv->nresv && !(m->resv = calloc(lv->nresv, sizeof(*m->resv)))) ||
+	    !(m->until = calloc(n + 1, sizeof(*m->until))) ||
+	    (lv->njobs && (!(m->run = calloc(lv->njobs, sizeof(*m->run))) ||
+			   !(m->run_of = calloc(lv->njobs,
+						sizeof(*m->run_of))))))
+		return _oom();
+	for (i = 0; i < lv->nresv; i++) {
+		m->resv[i].name = lv->resv[i].name;
+		m->resv[i].nodes = lv->resv[i].nodes;
+		m->resv[i].start = lv->resv[i].start;
+		m->resv[i].end = lv->resv[i].end;
+	}
+	for (i = 0; i < lv->njobs; i++) {
+		const sbw_job_t *j = &lv->jobs[i];
+
+		if (!j->nodes)
+			continue;
+		m->run[m->nrun].id = j->id;
+		m->run[m->nrun].nodes = j->nodes;
+		m->run[m->nrun].end = (j->state == SBW_SUSPENDED ||
+				       j->end < 0) ? SB_TIME_INFINITE : j->end;
+		m->run_of[m->nrun++] = j;
+	}
+	if (sb_model_windows(lv->cl.nodes, n, m->resv, lv->nresv, lv->now) < 0 ||
+	    sb_model_busy_until(m->run, m->nrun, m->until, n) < 0 ||
+	    !(m->set = sb_bucket_set_create(lv->cl.nodes, n, lv->now))) {
+		fprintf(stderr, PROG ": cannot build the node buckets: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The nodes of reservations active now that @j does not run in. */
+static int _reserved(_model_t *m, const sbw_job_t *j)
+{
+	size_t i;
+
+	if (!(m->reserved = sb_bitmap_alloc(m->lv.cl.n)))
+		return _oom();
+	for (i = 0; i < m->lv.nresv; i++)
+		if ((int) i != j->resv && m->resv[i].start <= m->lv.now &&
+		    m->resv[i].end > m->lv.now)
+			sb_bitmap_or(m->reserved, m->resv[i].nodes);
+	return 0;
+}
+
+/* Why the base places @j (a reason of base_reason.h), or NULL. */
+static const char *_base_reason(const _model_t *m, const sbw_job_t *j,
+				bool will_run)
+{
+	const sbw_live_t *lv = &m->lv;
+	const sbw_part_t *p = j->part >= 0 ? &lv->parts[j->part] : NULL;
+	const char *v;
+	sb_base_facts_t f;
+	size_t i;
+
+	memset(&f, 0, sizeof(f));
+	f.min_nodes = j->min_nodes;
+	f.max_nodes = j->max_nodes;
+	f.model = true;
+	v = sb_record_get(j->rec, "Reboot");
+	f.share.reboot = v && strcmp(v, "0");
+	f.share.part_exclusive = p && p->exclusive;
+	f.share.part_no = p && p->no;
+	f.share.part_force = p && p->force;
+	v = sb_record_get(j->rec, "OverSubscribe");
+	f.share.job_share = v && !strcmp(v, "YES");
+	f.share.job_exclusive = v && !strcmp(v, "NO");
+	f.share.base_cons = lv->base_cons;
+	f.required_nodes = sb_record_value(j->rec, "ReqNodeList") != NULL;
+	v = sb_record_get(j->rec, "Contiguous");
+	f.contiguous = v && !strcmp(v, "1");
+	f.min_cpus = j->cpus;
+	f.node_cpus = j->node_cpus;
+	for (i = 0; i < lv->nresv; i++)
+		if (lv->resv[i].partial && (int) i != j->resv &&
+		    lv->resv[i].start <= lv->now && lv->resv[i].end > lv->now)
+			f.core_reservation = true;
+	f.will_run = will_run;
+	/* with preemption configured, backfill may offer jobs to preempt:
+	 * those of partitions of a lower PriorityTier, or (other kinds of
+	 * preemption, which sbucket cannot see) any running job */
+	if (lv->preempt_type && strcmp(lv->preempt_type, "preempt/none"))
+		for (i = 0; i < m->nrun; i++) {
+			const sbw_job_t *o = m->run_of[i];
+
+			if (strcmp(lv->preempt_type,
+				   "preempt/partition_prio") ||
+			    (p && o->part >= 0 &&
+			     lv->parts[o->part].tier < p->tier))
+				f.preempt_candidates = true;
+		}
+	f.contiguous_policy = m->policy->kind == SB_POLICY_CONTIGUOUS;
+	return sb_base_reason(&f);
+}
+
+/* Backfill's order (job_scheduler.c sort_job_queue2()): jobs in a
+ * reservation, PriorityTier, priority, then job id. */
+static int _before(const sbw_live_t *lv, const sbw_job_t *a,
+		   const sbw_job_t *b)
+{
+	uint32_t ta = a->part >= 0 ? lv->parts[a->part].tier : 0;
+	uint32_t tb = b->part >= 0 ? lv->parts[b->part].tier : 0;
+	unsigned long ia = strtoul(a->id, NULL, 10);
+	unsigned long ib = strtoul(b->id, NULL, 10);
+
+	if ((a->resv >= 0) != (b->resv >= 0))
+		return a->resv >= 0;
+	if (ta != tb)
+		return ta > tb;
+	if (a->priority != b->priority)
+		return a->priority > b->priority;
+	return ia < ib;
+}
+
+/* Does backfill plan this pending job (not held, not waiting for a
+ * dependency or a begin time)? */
+static bool _plannable(const sbw_job_t *j)
+{
+	static const char *const wait[] = {
+		"Dependency", "DependencyNeverSatisfied", "BeginTime",
+		"JobHeldUser", "JobHeldAdmin", "PartitionDown",
+		"PartitionInactive", NULL
+	};
+	const char *r = sb_record_get(j->rec, "Reason");
+	size_t i;
+
+	if (j->state != SBW_PENDING || !j->priority)
+		return false;
+	for (i = 0; r && wait[i]; i++)
+		if (!strcmp(r, wait[i]))
+			return false;
+	return true;
+}
+
+/* The nodes a job may use: its reservation's, or all (NULL). */
+static const sb_bitmap_t *_allowed(const _model_t *m, const sbw_job_t *j)
+{
+	return j->resv >= 0 ? m->lv.resv[j->resv].nodes : NULL;
+}
+
+static sb_bitmap_t *_union(const sb_placement_t *pl, size_t n)
+{
+	sb_bitmap_t *u = sb_bitmap_alloc(n);
+	size_t c;
+
+	for (c = 0; u && c < pl->nchunks; c++)
+		sb_bitmap_or(u, pl->nodes[c]);
+	return u;
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static void _fmt_time(int64_t t, char *buf, size_t len)
+{
+	time_t tt = (time_t) t;
+	struct tm tm;
+
+	if (t < 0) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (t == SB_TIME_INFINITE) {
+		snprintf(buf, len, "never");
+		return;
+	}
+	localtime_r(&tt, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+}
+
+/* "in 4 min 54 s", "2 h 3 min ago", "now" */
+static void _fmt_rel(int64_t t, int64_t now, char *buf, size_t len)
+{
+	int64_t d = t >= now ? t - now : now - t;
+	char v[48];
+
+	if (t == SB_TIME_INFINITE) {
+		snprintf(buf, len, "no end");
+		return;
+	}
+	if (!d) {
+		snprintf(buf, len, "now");
+		return;
+	}
+	if (d < 60)
+		snprintf(v, sizeof(v), "%" PRId64 " s", d);
+	else if (d < 3600)
+		snprintf(v, sizeof(v), "%" PRId64 " min %" PRId64 " s",
+			 d / 60, d % 60);
+	else if (d < 86400)
+		snprintf(v, sizeof(v), "%" PRId64 " h %" PRId64 " min",
+			 d / 3600, d % 3600 / 60);
+	else
+		snprintf(v, sizeof(v), "%" PRId64 " days %" PRId64 " h",
+			 d / 86400, d % 86400 / 3600);
+	snprintf(buf, len, t >= now ? "in %s" : "%s ago", v);
+}
+
+static void _fmt_limit(int64_t s, char *buf, size_t len)
+{
+	if (s == SB_TIME_INFINITE)
+		snprintf(buf, len, "no time limit");
+	else if (s >= 86400)
+		snprintf(buf, len, "%" PRId64 "-%02" PRId64 ":%02" PRId64
+			 ":%02" PRId64, s / 86400, s % 86400 / 3600,
+			 s % 3600 / 60, s % 60);
+	else
+		snprintf(buf, len, "%02" PRId64 ":%02" PRId64 ":%02" PRId64,
+			 s / 3600, s % 3600 / 60, s % 60);
+}
+
+static int _hl_cmp(const void *a, const void *b)
+{
+	return sb_hostlist_cmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* The names of @b as a hostlist, to free(); NULL on ENOMEM. */
+static char *_hostlist(const sbw_live_t *lv, const sb_bitmap_t *b)
+{
+	char **names = malloc((lv->cl.n + 1) * sizeof(*names)), *hl;
+	size_t k = 0;
+	int64_t i;
+
+	if (!names)
+		return NULL;
+	for (i = sb_bitmap_first_set(b); i >= 0;
+	     i = sb_bitmap_next_set(b, (size_t) i + 1))
+		names[k++] = lv->cl.nodes[i].name;
+	qsort(names, k, sizeof(*names), _hl_cmp);
+	hl = sb_hostlist_fmt(names, k);
+	free(names);
+	return hl;
+}
+
+/* "2 CPUs, 2000 MB, thin, gpu:2" for a bucket's nodes. */
+static void _fmt_sig(const sb_node_t *n, char *buf, size_t len)
+{
+	size_t k, off;
+
+	off = (size_t) snprintf(buf, len, "%" PRIu32 " CPUs, %" PRIu64 " MB",
+				n->cpus, n->real_memory);
+	for (k = 0; k < n->nfeatures && off < len; k++)
+		off += (size_t) snprintf(buf + off, len - off, "%s%s",
+					 k ? "," : ", ", n->features[k]);
+	for (k = 0; k < n->ngres && off < len; k++)
+		off += (size_t) snprintf(buf + off, len - off, ", %s:%" PRIu64,
+					 n->gres[k].name, n->gres[k].count);
+	if (n->weight != 1 && off < len)
+		off += (size_t) snprintf(buf + off, len - off, ", weight %"
+					 PRIu32, n->weight);
+	if (n->speed != 1.0 && off < len)
+		snprintf(buf + off, len - off, ", speed %g", n->speed);
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static void _jstr(const char *s)
+{
+	if (!s) {
+		fputs("null", stdout);
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char) *s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void _jkey(const char *k, int *first)
+{
+	printf("%s", *first ? "" : ",");
+	*first = 0;
+	_jstr(k);
+	putchar(':');
+}
+
+static void _jtime(int64_t t)
+{
+	if (t < 0 || t == SB_TIME_INFINITE)
+		fputs("null", stdout);
+	else
+		printf("%" PRId64, t);
+}
+
+/* ---- what the job needs -------------------------------------------------- */
+
+/* "4 nodes with thin, 2 CPUs each, 1000 MB" per chunk, into @out. */
+static void _needs_text(const sb_request_t *r, char *out, size_t len)
+{
+	size_t c, g, off = 0;
+
+	for (c = 0; c < r->nchunks && off < len; c++) {
+		const sb_chunk_t *ch = &r->chunks[c];
+		char *feat = ch->features ? sb_feat_expr_fmt(ch->features)
+					  : NULL;
+
+		off += (size_t) snprintf(out + off, len - off, "%s%" PRIu32
+					 " node%s", c ? " + " : "", ch->count,
+					 ch->count == 1 ? "" : "s");
+		if (feat && off < len)
+			off += (size_t) snprintf(out + off, len - off,
+						 " with feature %s", feat);
+		free(feat);
+		if (off < len)
+			off += (size_t) snprintf(out + off, len - off,
+						 ", %" PRIu32 " CPU%s",
+						 ch->min_cpus ? ch->min_cpus
+							      : 1,
+						 ch->min_cpus > 1 ? "s" : "");
+		if (ch->min_memory && off < len)
+			off += (size_t) snprintf(out + off, len - off,
+						 ", %" PRIu64 " MB",
+						 ch->min_memory);
+		if (ch->min_tmp && off < len)
+			off += (size_t) snprintf(out + off, len - off,
+						 ", %" PRIu64 " MB tmp",
+						 ch->min_tmp);
+		for (g = 0; g < ch->ngres && off < len; g++)
+			off += (size_t) snprintf(out + off, len - off,
+						 ", %s:%" PRIu64,
+						 ch->gres[g].name,
+						 ch->gres[g].count);
+		if (off < len)
+			off += (size_t) snprintf(out + off, len - off,
+						 " each");
+	}
+	for (c = 0; c < r->nmatch && off < len; c++) {
+		char *feat = sb_feat_expr_fmt(r->match[c]);
+
+		off += (size_t) snprintf(out + off, len - off, "%s%s",
+					 c ? "|" : ", all with the same one of "
+					 "[", feat ? feat : "?");
+		free(feat);
+		if (c + 1 == r->nmatch && off < len)
+			off += (size_t) snprintf(out + off, len - off, "]");
+	}
+}
+
+/* ---- the explanation ----------------------------------------------------- */
+
+typedef struct {
+	_model_t *m;
+	sbw_job_t *j;
+	bool json;
+	const char *base;		/* base reason, NULL: ours */
+	const char *base_now;		/* the same outside WILL_RUN */
+	const char *path;		/* per-node reason, NULL: buckets */
+	sb_why_bucket_t *census;
+	size_t ncensus;
+	sb_bitmap_t *matching;		/* union of the census */
+	/* pending */
+	bool planned, never;
+	int64_t start, end, alone_start;
+	int64_t bf_start;		/* where backfill puts start */
+	const char *bf_resv;		/* the reservation that moved it */
+	bool alone_never;
+	sb_bitmap_t *nodes;		/* planned nodes */
+	_planned_t *ahead;
+	size_t nahead;
+	size_t *waits;			/* indices into m->run */
+	size_t nwaits;
+	int64_t sq_start;
+	char sq_nodes[1024];
+} _expl_t;
+
+static void _expl_fini(_expl_t *e)
+{
+	size_t i;
+
+	sb_why_census_free(e->census, e->ncensus);
+	sb_bitmap_free(e->matching);
+	sb_bitmap_free(e->nodes);
+	for (i = 0; i < e->nahead; i++)
+		sb_bitmap_free(e->ahead[i].nodes);
+	free(e->ahead);
+	free(e->waits);
+}
+
+static int _census(_expl_t *e)
+{
+	_model_t *m = e->m;
+	size_t i;
+
+	if (sb_why_census(m->set, &e->j->req.req, _allowed(m, e->j),
+			  m->reserved, &e->census, &e->ncensus) < 0 ||
+	    !(e->matching = sb_bitmap_alloc(m->lv.cl.n)))
+		return _oom();
+	for (i = 0; i < e->ncensus; i++)
+		sb_bitmap_or(e->matching, e->census[i].nodes);
+	return 0;
+}
+
+/*
+ * Plan the pending jobs before @e->j in backfill's order, then @e->j.
+ * The jobs before it that the base places are left out (their WILL_RUN
+ * is the base's).
+ */
+static int _plan(_expl_t *e)
+{
+	_model_t *m = e->m;
+	sbw_live_t *lv = &m->lv;
+	sb_will_run_t *w;
+	sb_will_run_result_t res;
+	size_t i;
+	int rc = -1;
+
+	if (!(w = sb_model_plan(m->set, lv->now, m->until, m->resv, lv->nresv,
+			      e->j->resv >= 0 ? (size_t) e->j->resv :
+			      SIZE_MAX)))
+		goto oom;
+	if (!(e->ahead = calloc(lv->njobs + 1, sizeof(*e->ahead))))
+		goto oom;
+	/* alone: where the job would go if nothing were planned before it */
+	if (!sb_will_run_query(w, &e->j->req.req, m->policy, _allowed(m, e->j),
+			       lv->now, &res)) {
+		e->alone_start = res.start;
+		sb_will_run_result_fini(&res);
+	} else if (errno == ENOENT) {
+		e->alone_never = true;
+	} else {
+		goto fail;
+	}
+	for (i = 0; i < lv->njobs; i++) {
+		sbw_job_t *o = &lv->jobs[i];
+
+		if (o == e->j || !_plannable(o) || !_before(lv, o, e->j) ||
+		    (!o->have_req && sbw_live_request(lv, o) < 0) ||
+		    _base_reason(m, o, true))
+			continue;
+		if (sb_will_run_query(w, &o->req.req, m->policy,
+				      _allowed(m, o), lv->now, &res) < 0) {
+			if (errno == ENOENT)
+				continue;
+			goto fail;
+		}
+		e->ahead[e->nahead].job = o;
+		e->ahead[e->nahead].start = res.start;
+		e->ahead[e->nahead].end = res.end;
+		e->ahead[e->nahead].nodes = _union(&res.pl, lv->cl.n);
+		if (!e->ahead[e->nahead].nodes ||
+		    sb_will_run_commit(w, &res) < 0) {
+			sb_will_run_result_fini(&res);
+			goto oom;
+		}
+		e->nahead++;
+		sb_will_run_result_fini(&res);
+	}
+	if (!sb_will_run_query(w, &e->j->req.req, m->policy, _allowed(m, e->j),
+			       lv->now, &res)) {
+		e->planned = true;
+		e->start = res.start;
+		e->end = res.end;
+		e->nodes = _union(&res.pl, lv->cl.n);
+		sb_will_run_result_fini(&res);
+		if (!e->nodes)
+			goto oom;
+	} else if (errno == ENOENT) {
+		e->never = true;
+	} else {
+		goto fail;
+	}
+	rc = 0;
+	goto out;
+oom:
+	rc = _oom();
+	goto out;
+fail:
+	fprintf(stderr, PROG ": job %s: WILL_RUN failed: %s\n", e->j->id,
+		strerror(errno));
+out:
+	sb_will_run_destroy(w);
+	return rc;
+}
+
+/*
+ * Backfill asks WILL_RUN again one step after a reservation that held
+ * the job ends (backfill.c: the end rounded up to bf_resolution, plus
+ * one second), so a start at such an end shows there one step later.
+ */
+static void _backfill_step(_expl_t *e)
+{
+	const sbw_live_t *lv = &e->m->lv;
+	int64_t res = lv->bf_resolution, end;
+	size_t k;
+
+	e->bf_start = e->start;
+	if (!e->planned || e->start <= lv->now)
+		return;
+	for (k = 0; k < lv->nresv; k++) {
+		end = lv->resv[k].end;
+		if ((int) k == e->j->resv || end != e->start ||
+		    sb_bitmap_intersects(lv->resv[k].nodes, e->nodes) != 1)
+			continue;
+		e->bf_start = (end + res - 1) / res * res + 1;
+		e->bf_resv = lv->resv[k].name;
+	}
+}
+
+/* The running jobs on @nodes. */
+static int _waits(_expl_t *e, const sb_bitmap_t *nodes)
+{
+	_model_t *m = e->m;
+
+	if (!(e->waits = calloc(m->nrun + 1, sizeof(*e->waits))))
+		return _oom();
+	return sb_why_waits_for(m->run, m->nrun, nodes, e->waits, &e->nwaits);
+}
+
+/* Does reservation @k stand in the way of the job over [now, until)? */
+static bool _resv_in_way(const _expl_t *e, size_t k, int64_t until)
+{
+	const sbw_live_t *lv = &e->m->lv;
+	const sbw_resv_t *r = &lv->resv[k];
+
+	return (int) k != e->j->resv && r->end > lv->now && r->start < until &&
+		sb_bitmap_intersects(r->nodes, e->matching) == 1;
+}
+
+/* ---- priority (priority/bucket) ------------------------------------------ */
+
+static const char *const _factor_names[SBW_NFACTORS] = {
+	"priority", "age", "fair share", "job size", "partition", "QOS"
+};
+
+/* The same, as JSON keys. */
+static const char *const _factor_keys[SBW_NFACTORS] = {
+	"priority", "age", "fair_share", "job_size", "partition", "qos"
+};
+
+static bool _priority_bucket(const _model_t *m)
+{
+	return m->lv.priority_type &&
+		!strcmp(m->lv.priority_type, "priority/bucket");
+}
+
+/*
+ * What puts @a before @j in backfill's order: a reservation, the
+ * partition's PriorityTier, the priority factor that adds the most to
+ * the difference (SBW_FAIRSHARE etc., in *factor), or the job id.
+ */
+static const char *_ahead_why(const _model_t *m, const sbw_job_t *a,
+			      const sbw_job_t *j, int *factor)
+{
+	const sbw_live_t *lv = &m->lv;
+	int64_t best = 0;
+	int k;
+
+	*factor = -1;
+	if (a->resv >= 0 && j->resv < 0)
+		return "it runs in a reservation";
+	if (a->part >= 0 && j->part >= 0 &&
+	    lv->parts[a->part].tier != lv->parts[j->part].tier)
+		return "its partition's PriorityTier is higher";
+	if (a->priority == j->priority)
+		return "the same priority, submitted earlier";
+	if (a->have_factors && j->have_factors)
+		for (k = SBW_AGE; k < SBW_NFACTORS; k++)
+			if (a->factors[k] - j->factors[k] > best) {
+				best = a->factors[k] - j->factors[k];
+				*factor = k;
+			}
+	return *factor >= 0 ? _factor_names[*factor] : "a higher priority";
+}
+
+/* Pending jobs before @j in backfill's order, into @v; their number. */
+static size_t _ahead(const _model_t *m, const sbw_job_t *j,
+		     const sbw_job_t **v)
+{
+	const sbw_live_t *lv = &m->lv;
+	size_t i, k, n = 0;
+
+	for (i = 0; i < lv->njobs; i++) {
+		const sbw_job_t *o = &lv->jobs[i];
+
+		if (o == j || !_plannable(o) || !_before(lv, o, j))
+			continue;
+		for (k = n++; k > 0 && _before(lv, o, v[k - 1]); k--)
+			v[k] = v[k - 1];
+		v[k] = o;
+	}
+	return n;
+}
+
+static void _print_priority_text(const _expl_t *e)
+{
+	const _model_t *m = e->m;
+	const sbw_job_t *j = e->j, **v, *fs = NULL;
+	char pair[600];
+	size_t n, i;
+	int k, f;
+
+	if (j->have_factors) {
+		printf("Priority:   %" PRId64, j->factors[SBW_PRIO]);
+		for (k = SBW_AGE, f = 0; k < SBW_NFACTORS; k++)
+			if (j->factors[k])
+				printf(" %s %s %" PRId64, f++ ? "+" : "=",
+				       _factor_names[k], j->factors[k]);
+		printf(" (sprio)\n");
+	}
+	if (!(v = calloc(m->lv.njobs + 1, sizeof(*v))))
+		return;
+	n = _ahead(m, j, v);
+	if (n)
+		printf("Ahead of it in backfill's order:\n");
+	for (i = 0; i < n; i++) {
+		const char *why = _ahead_why(m, v[i], j, &f);
+
+		if (i == 10) {
+			printf("  ... and %zu more\n", n - i);
+			break;
+		}
+		printf("  job %-8s user %-10s priority %-10" PRIu32 " ",
+		       v[i]->id, v[i]->user, v[i]->priority);
+		if (f >= 0)
+			printf("%s decides: %+" PRId64 "\n", why,
+			       v[i]->factors[f] - j->factors[f]);
+		else
+			printf("%s\n", why);
+		if (f == SBW_FAIRSHARE && !fs && strcmp(v[i]->user, j->user))
+			fs = v[i];
+	}
+	free(v);
+	if (!fs)
+		return;
+	if (fs->account && j->account)
+		snprintf(pair, sizeof(pair), "%s/%s,%s/%s", fs->account,
+			 fs->user, j->account, j->user);
+	else
+		snprintf(pair, sizeof(pair), "%s,%s", fs->user, j->user);
+	printf("Fair share of job %s's user and this job's user "
+	       "('sbucket fairshare --explain=%s'):\n", fs->id, pair);
+	fflush(stdout);
+	(void) sbucket_fairshare_live_decide(pair);
+}
+
+static void _json_priority(const _expl_t *e, int *first)
+{
+	const _model_t *m = e->m;
+	const sbw_job_t *j = e->j, **v;
+	size_t n, i;
+	int k, f;
+
+	_jkey("priority_factors", first);
+	if (!j->have_factors) {
+		fputs("null", stdout);
+	} else {
+		putchar('{');
+		for (k = 0; k < SBW_NFACTORS; k++) {
+			printf("%s", k ? "," : "");
+			_jstr(_factor_keys[k]);
+			printf(":%" PRId64, j->factors[k]);
+		}
+		putchar('}');
+	}
+	_jkey("ahead", first);
+	putchar('[');
+	if ((v = calloc(m->lv.njobs + 1, sizeof(*v)))) {
+		n = _ahead(m, j, v);
+		for (i = 0; i < n; i++) {
+			const char *why = _ahead_why(m, v[i], j, &f);
+
+			printf("%s{\"job\":", i ? "," : "");
+			_jstr(v[i]->id);
+			printf(",\"user\":");
+			_jstr(v[i]->user);
+			printf(",\"account\":");
+			_jstr(v[i]->account);
+			printf(",\"priority\":%" PRIu32 ",\"because\":",
+			       v[i]->priority);
+			_jstr(f >= 0 ? _factor_keys[f] : why);
+			putchar('}');
+		}
+		free(v);
+	}
+	putchar(']');
+}
+
+/* ---- printing: people ---------------------------------------------------- */
+
+static void _print_census_text(const _expl_t *e)
+{
+	const sbw_live_t *lv = &e->m->lv;
+	char sig[256], *hl[64];
+	size_t i, wn = 5, ws = 0, nb = e->ncensus < 64 ? e->ncensus : 64;
+
+	for (i = 0; i < nb; i++) {
+		hl[i] = _hostlist(lv, e->census[i].nodes);
+		if (hl[i] && strlen(hl[i]) > wn)
+			wn = strlen(hl[i]);
+		_fmt_sig(sb_bucket_rep(e->m->set, e->census[i].bucket), sig,
+			 sizeof(sig));
+		if (strlen(sig) > ws)
+			ws = strlen(sig);
+	}
+	printf("  %-*s  %-*s  %4s  %10s  %4s  %4s  %8s\n", (int) wn, "NODES",
+	       (int) ws, "EACH", "FREE", "BUSY-LATER", "BUSY", "DOWN",
+	       "RESERVED");
+	for (i = 0; i < nb; i++) {
+		const size_t *c = e->census[i].count;
+
+		_fmt_sig(sb_bucket_rep(e->m->set, e->census[i].bucket), sig,
+			 sizeof(sig));
+		printf("  %-*s  %-*s  %4zu  %10zu  %4zu  %4zu  %8zu\n",
+		       (int) wn, hl[i] ? hl[i] : "?", (int) ws, sig,
+		       c[SB_WHY_FREE], c[SB_WHY_LATER], c[SB_WHY_BUSY],
+		       c[SB_WHY_DOWN], c[SB_WHY_RESERVED]);
+		free(hl[i]);
+	}
+	if (e->ncensus > nb)
+		printf("  ... and %zu more buckets\n", e->ncensus - nb);
+}
+
+static void _print_head(const _expl_t *e, const char *what)
+{
+	const sbw_job_t *j = e->j;
+	const sbw_live_t *lv = &e->m->lv;
+
+	printf("Job %s (user %s, partition %s, priority %" PRIu32 ") %s\n",
+	       j->id, j->user, j->part >= 0 ? lv->parts[j->part].name : "?",
+	       j->priority, what);
+}
+
+static void _print_placed_by(const _expl_t *e)
+{
+	if (e->base && !e->base_now)
+		printf("Placed by:  select/bucket, policy %s, when it starts; "
+		       "its planned start is %s's: %s\n",
+		       sb_policy_name(e->m->policy->kind),
+		       e->m->lv.base ? e->m->lv.base : "the base",
+		       sb_base_reason_text(e->base));
+	else if (e->base)
+		printf("Placed by:  %s, select/bucket's base: %s\n",
+		       e->m->lv.base ? e->m->lv.base : "the base",
+		       sb_base_reason_text(e->base));
+	else
+		printf("Placed by:  select/bucket, policy %s, %s\n",
+		       sb_policy_name(e->m->policy->kind),
+		       e->path ? "node by node (the policy orders nodes "
+		       "per job)" : "counting over buckets");
+}
+
+/* The matching nodes that are down: what keeps a job from ever running. */
+static void _print_down(const _expl_t *e)
+{
+	const sbw_live_t *lv = &e->m->lv;
+	sb_bitmap_t *down = sb_bitmap_alloc(lv->cl.n);
+	char *hl;
+	int64_t i;
+
+	if (!down)
+		return;
+	for (i = sb_bitmap_first_set(e->matching); i >= 0;
+	     i = sb_bitmap_next_set(e->matching, (size_t) i + 1))
+		if (sb_why_node_state(e->m->set, (size_t) i,
+				      e->m->reserved) == SB_WHY_DOWN)
+			sb_bitmap_set(down, (size_t) i);
+	if (!sb_bitmap_empty(down) && (hl = _hostlist(lv, down))) {
+		printf("Down or drained: %s\n", hl);
+		free(hl);
+	}
+	sb_bitmap_free(down);
+}
+
+static void _print_pending_text(const _expl_t *e)
+{
+	const _model_t *m = e->m;
+	const sbw_live_t *lv = &m->lv;
+	const sbw_job_t *j = e->j;
+	char buf[1024], t1[32], t2[48], lim[32];
+	size_t i, n = 0;
+	bool shown_all = true;
+	int64_t until;
+	const char *reason = sb_record_get(j->rec, "Reason");
+
+	snprintf(buf, sizeof(buf), "is pending (%s)", reason ? reason : "?");
+	_print_head(e, buf);
+	_print_placed_by(e);
+	_needs_text(&j->req.req, buf, sizeof(buf));
+	_fmt_limit(j->time_limit, lim, sizeof(lim));
+	printf("Needs:      %s, for %s\n", buf, lim);
+	if (!e->ncensus) {
+		printf("No node matches it%s.\n", j->resv >= 0 ?
+		       " in its reservation" : "");
+	} else {
+		printf("Nodes that match it, by bucket:\n");
+		_print_census_text(e);
+	}
+	if (e->base) {
+		printf("Planned start: select/bucket does not plan this job "
+		       "(its base does)\n");
+		goto squeue;
+	}
+	until = e->planned ? e->end : SB_TIME_INFINITE;
+	if (e->nwaits) {
+		printf("Waits for:\n");
+		for (i = 0; i < e->nwaits; i++) {
+			const sb_model_job_t *r = &m->run[e->waits[i]];
+			char *hl;
+
+			if (i == 10) {
+				printf("  ... and %zu more\n", e->nwaits - i);
+				break;
+			}
+			hl = _hostlist(lv, r->nodes);
+
+			_fmt_time(r->end, t1, sizeof(t1));
+			_fmt_rel(r->end, lv->now, t2, sizeof(t2));
+			printf("  job %-8s on %-16s ends %s (%s)\n", r->id,
+			       hl ? hl : "?", t1, t2);
+			free(hl);
+		}
+	}
+	for (i = 0; i < e->nahead; i++) {
+		const _planned_t *a = &e->ahead[i];
+		char *hl;
+
+		if (sb_bitmap_intersects(a->nodes, e->matching) != 1 ||
+		    a->start >= until)
+			continue;
+		if (!n++)
+			printf("Planned before it (backfill's order):\n");
+		if (n > 10) {
+			shown_all = false;
+			continue;
+		}
+		hl = _hostlist(lv, a->nodes);
+		_fmt_time(a->start, t1, sizeof(t1));
+		_fmt_time(a->end, t2, sizeof(t2));
+		printf("  job %-8s on %-16s from %s to %s (priority %" PRIu32
+		       ")\n", a->job->id, hl ? hl : "?", t1, t2,
+		       a->job->priority);
+		free(hl);
+	}
+	if (!shown_all)
+		printf("  ... and %zu more\n", n - 10);
+	n = 0;
+	for (i = 0; i < lv->nresv; i++) {
+		char *hl;
+
+		if (!_resv_in_way(e, i, until))
+			continue;
+		if (!n++)
+			printf("Reservations on its nodes:\n");
+		hl = _hostlist(lv, lv->resv[i].nodes);
+		_fmt_time(lv->resv[i].start, t1, sizeof(t1));
+		_fmt_time(lv->resv[i].end, t2, sizeof(t2));
+		printf("  %-12s on %-16s from %s to %s\n", lv->resv[i].name,
+		       hl ? hl : "?", t1, t2);
+		free(hl);
+	}
+	if (e->never) {
+		_print_down(e);
+		printf("Planned start: never: even when every running job "
+		       "has ended, too few of these nodes are up and outside "
+		       "reservations for long enough\n");
+	} else {
+		char *hl = _hostlist(lv, e->nodes);
+
+		_fmt_time(e->bf_start, t1, sizeof(t1));
+		_fmt_rel(e->bf_start, lv->now, t2, sizeof(t2));
+		printf("Planned start: %s (%s) on %s\n", t1, t2,
+		       hl ? hl : "?");
+		free(hl);
+		if (e->bf_resv) {
+			_fmt_time(e->start, t1, sizeof(t1));
+			printf("  reservation %s ends at %s; backfill plans "
+			       "the job at its next step after that\n",
+			       e->bf_resv, t1);
+		}
+		if (e->nahead && !e->alone_never &&
+		    e->alone_start < e->start) {
+			_fmt_time(e->alone_start, t1, sizeof(t1));
+			printf("  without the jobs planned before it: %s\n",
+			       t1);
+		}
+	}
+squeue:
+	_fmt_time(e->sq_start, t1, sizeof(t1));
+	if (e->sq_start < 0)
+		printf("squeue --start: no planned start%s\n", e->base ? "" :
+		       e->never ? " (the same)" : " (backfill has not "
+		       "planned it yet, or stops before it: bf_window, "
+		       "bf_max_job_test)");
+	else
+		printf("squeue --start: %s%s%s%s\n", t1,
+		       e->sq_nodes[0] ? " on " : "", e->sq_nodes,
+		       e->base || e->never ? "" : e->sq_start == e->bf_start ?
+		       " (the same)" : " (differs: backfill has not planned "
+		       "it since, or rounds to bf_resolution)");
+	if (_priority_bucket(e->m))
+		_print_priority_text(e);
+}
+
+static bool _by_backfill(const sbw_job_t *j)
+{
+	const char *v = sb_record_get(j->rec, "Scheduler");
+
+	return v && !strncmp(v, "Backfill", 8);
+}
+
+/* The running job's nodes, per bucket, and the busy-later ones taken. */
+static void _print_running_text(const _expl_t *e)
+{
+	const _model_t *m = e->m;
+	const sbw_live_t *lv = &m->lv;
+	const sbw_job_t *j = e->j;
+	char t1[32], t2[32], sig[256], *hl;
+	size_t b, nb = sb_bucket_set_size(m->set), k;
+	sb_bitmap_t *mine = sb_bitmap_alloc(lv->cl.n);
+	int64_t i;
+
+	_fmt_time(j->start, t1, sizeof(t1));
+	_fmt_time(j->end, t2, sizeof(t2));
+	hl = _hostlist(lv, j->nodes);
+	{
+		char what[1200];
+
+		snprintf(what, sizeof(what), "is %s on %s since %s, until %s",
+			 j->state == SBW_SUSPENDED ? "suspended" : "running",
+			 hl ? hl : "?", t1, j->end < 0 ? "no limit" : t2);
+		_print_head(e, what);
+	}
+	free(hl);
+	_print_placed_by(e);
+	printf("Started by: %s\n", _by_backfill(j) ? "backfill" :
+	       "the main scheduler");
+	if (!mine)
+		return;
+	printf("Its nodes, by bucket:\n");
+	for (b = 0; b < nb; b++) {
+		sb_bitmap_copy(mine, sb_bucket_all(m->set, b));
+		sb_bitmap_and(mine, j->nodes);
+		if (sb_bitmap_empty(mine))
+			continue;
+		hl = _hostlist(lv, mine);
+		_fmt_sig(sb_bucket_rep(m->set, b), sig, sizeof(sig));
+		printf("  %zu of %zu: %-16s (%s)\n", sb_bitmap_count(mine),
+		       sb_bucket_total(m->set, b), hl ? hl : "?", sig);
+		free(hl);
+	}
+	/* busy-later: its nodes with a reservation starting after it began */
+	for (i = sb_bitmap_first_set(j->nodes); i >= 0;
+	     i = sb_bitmap_next_set(j->nodes, (size_t) i + 1))
+		for (k = 0; k < lv->nresv; k++) {
+			const sbw_resv_t *r = &lv->resv[k];
+
+			if (r->start <= j->start || r->start <= lv->now ||
+			    sb_bitmap_test(r->nodes, (size_t) i) != 1)
+				continue;
+			_fmt_time(r->start, t1, sizeof(t1));
+			printf("Busy-later: %s was free until reservation %s "
+			       "(from %s)%s\n", lv->cl.nodes[i].name, r->name,
+			       t1, j->end >= 0 && j->end <= r->start ?
+			       "; the job ends before it starts" :
+			       "; the job may still run when it starts");
+		}
+	sb_bitmap_free(mine);
+}
+
+/* ---- printing: JSON ------------------------------------------------------ */
+
+static void _json_census(const _expl_t *e)
+{
+	const sbw_live_t *lv = &e->m->lv;
+	size_t i, k;
+
+	putchar('[');
+	for (i = 0; i < e->ncensus; i++) {
+		const sb_node_t *rep = sb_bucket_rep(e->m->set,
+						     e->census[i].bucket);
+		char *hl = _hostlist(lv, e->census[i].nodes);
+		int first = 1;
+
+		printf("%s{", i ? "," : "");
+		_jkey("nodes", &first);
+		_jstr(hl);
+		free(hl);
+		_jkey("cpus", &first);
+		printf("%" PRIu32, rep->cpus);
+		_jkey("memory_mb", &first);
+		printf("%" PRIu64, rep->real_memory);
+		_jkey("features", &first);
+		putchar('[');
+		for (k = 0; k < rep->nfeatures; k++) {
+			printf("%s", k ? "," : "");
+			_jstr(rep->features[k]);
+		}
+		putchar(']');
+		_jkey("weight", &first);
+		printf("%" PRIu32, rep->weight);
+		for (k = 0; k < SB_WHY_NSTATES; k++) {
+			char key[16];
+			size_t c;
+
+			snprintf(key, sizeof(key), "%s",
+				 sb_why_state_name((sb_why_state_t) k));
+			for (c = 0; key[c]; c++)
+				if (key[c] == '-')
+					key[c] = '_';
+			_jkey(key, &first);
+			printf("%zu", e->census[i].count[k]);
+		}
+		putchar('}');
+	}
+	putchar(']');
+}
+
+/* A running job's nodes per bucket: [{"nodes":..,"taken":k,"of":n}] */
+static void _json_taken(const _expl_t *e)
+{
+	const _model_t *m = e->m;
+	sb_bitmap_t *mine = sb_bitmap_alloc(m->lv.cl.n);
+	size_t b, n = 0;
+	char *hl;
+
+	putchar('[');
+	for (b = 0; mine && b < sb_bucket_set_size(m->set); b++) {
+		sb_bitmap_copy(mine, sb_bucket_all(m->set, b));
+		sb_bitmap_and(mine, e->j->nodes);
+		if (sb_bitmap_empty(mine))
+			continue;
+		hl = _hostlist(&m->lv, mine);
+		printf("%s{\"nodes\":", n++ ? "," : "");
+		_jstr(hl);
+		printf(",\"taken\":%zu,\"of\":%zu}", sb_bitmap_count(mine),
+		       sb_bucket_total(m->set, b));
+		free(hl);
+	}
+	putchar(']');
+	sb_bitmap_free(mine);
+}
+
+static void _json(const _expl_t *e)
+{
+	const _model_t *m = e->m;
+	const sbw_live_t *lv = &m->lv;
+	const sbw_job_t *j = e->j;
+	char buf[1024], *hl;
+	int first = 1;
+	size_t i, n = 0;
+	bool pending = j->state == SBW_PENDING;
+	int64_t until = e->planned ? e->end : SB_TIME_INFINITE;
+
+	putchar('{');
+	_jkey("job", &first);
+	_jstr(j->id);
+	_jkey("state", &first);
+	_jstr(pending ? "pending" : j->state == SBW_SUSPENDED ? "suspended" :
+	      "running");
+	_jkey("reason", &first);
+	_jstr(sb_record_get(j->rec, "Reason"));
+	_jkey("user", &first);
+	_jstr(j->user);
+	_jkey("partition", &first);
+	_jstr(j->part >= 0 ? lv->parts[j->part].name : NULL);
+	_jkey("priority", &first);
+	printf("%" PRIu32, j->priority);
+	_jkey("now", &first);
+	printf("%" PRId64, lv->now);
+	_jkey("placed_by", &first);
+	_jstr(e->base ? lv->base : "select/bucket");
+	_jkey("base_reason", &first);
+	_jstr(e->base);
+	_jkey("policy", &first);
+	_jstr(sb_policy_name(m->policy->kind));
+	_jkey("path", &first);
+	_jstr(e->base ? NULL : e->path ? "per-node" : "bucket");
+	_jkey("needs", &first);
+	_needs_text(&j->req.req, buf, sizeof(buf));
+	_jstr(buf);
+	_jkey("time_limit", &first);
+	_jtime(j->time_limit);
+	if (!pending) {
+		_jkey("nodes", &first);
+		hl = _hostlist(lv, j->nodes);
+		_jstr(hl);
+		free(hl);
+		_jkey("start", &first);
+		_jtime(j->start);
+		_jkey("end", &first);
+		_jtime(j->end);
+		_jkey("scheduler", &first);
+		_jstr(_by_backfill(j) ? "backfill" : "main");
+		_jkey("buckets", &first);
+		_json_taken(e);
+		_jkey("busy_later", &first);
+		putchar('[');
+		for (i = 0; i < lv->nresv; i++) {
+			const sbw_resv_t *r = &lv->resv[i];
+			sb_bitmap_t *both;
+
+			if (r->start <= j->start || r->start <= lv->now ||
+			    sb_bitmap_intersects(r->nodes, j->nodes) != 1 ||
+			    !(both = sb_bitmap_dup(r->nodes)))
+				continue;
+			sb_bitmap_and(both, j->nodes);
+			hl = _hostlist(lv, both);
+			printf("%s{\"reservation\":", n++ ? "," : "");
+			_jstr(r->name);
+			printf(",\"nodes\":");
+			_jstr(hl);
+			printf(",\"start\":");
+			_jtime(r->start);
+			printf("}");
+			free(hl);
+			sb_bitmap_free(both);
+		}
+		printf("]}\n");
+		return;
+	}
+	_jkey("buckets", &first);
+	_json_census(e);
+	_jkey("waits_for", &first);
+	putchar('[');
+	for (i = 0; i < e->nwaits; i++) {
+		const sb_model_job_t *r = &m->run[e->waits[i]];
+
+		hl = _hostlist(lv, r->nodes);
+		printf("%s{\"job\":", i ? "," : "");
+		_jstr(r->id);
+		printf(",\"nodes\":");
+		_jstr(hl);
+		printf(",\"end\":");
+		_jtime(r->end);
+		putchar('}');
+		free(hl);
+	}
+	putchar(']');
+	_jkey("planned_before", &first);
+	putchar('[');
+	for (i = 0, n = 0; i < e->nahead; i++) {
+		const _planned_t *a = &e->ahead[i];
+
+		if (sb_bitmap_intersects(a->nodes, e->matching) != 1 ||
+		    a->start >= until)
+			continue;
+		hl = _hostlist(lv, a->nodes);
+		printf("%s{\"job\":", n++ ? "," : "");
+		_jstr(a->job->id);
+		printf(",\"priority\":%" PRIu32 ",\"nodes\":",
+		       a->job->priority);
+		_jstr(hl);
+		printf(",\"start\":");
+		_jtime(a->start);
+		printf(",\"end\":");
+		_jtime(a->end);
+		putchar('}');
+		free(hl);
+	}
+	putchar(']');
+	_jkey("reservations", &first);
+	putchar('[');
+	for (i = 0, n = 0; i < lv->nresv; i++) {
+		if (!_resv_in_way(e, i, until))
+			continue;
+		hl = _hostlist(lv, lv->resv[i].nodes);
+		printf("%s{\"name\":", n++ ? "," : "");
+		_jstr(lv->resv[i].name);
+		printf(",\"nodes\":");
+		_jstr(hl);
+		printf(",\"start\":");
+		_jtime(lv->resv[i].start);
+		printf(",\"end\":");
+		_jtime(lv->resv[i].end);
+		putchar('}');
+		free(hl);
+	}
+	putchar(']');
+	_jkey("planned_start", &first);
+	_jtime(e->base || e->never ? -1 : e->bf_start);
+	_jkey("will_run_start", &first);
+	_jtime(e->base || e->never ? -1 : e->start);
+	_jkey("planned_nodes", &first);
+	hl = e->nodes ? _hostlist(lv, e->nodes) : NULL;
+	_jstr(hl);
+	free(hl);
+	_jkey("never", &first);
+	printf("%s", e->never ? "true" : "false");
+	_jkey("squeue_start", &first);
+	_jtime(e->sq_start);
+	_jkey("squeue_nodes", &first);
+	_jstr(e->sq_nodes[0] ? e->sq_nodes : NULL);
+	if (_priority_bucket(m))
+		_json_priority(e, &first);
+	printf("}\n");
+}
+
+/* ---- main ---------------------------------------------------------------- */
+
+int sbucket_why_main(int argc, char **argv)
+{
+	const char *id = NULL;
+	bool json = false;
+	_model_t m;
+	_expl_t e;
+	int i, rc = SBUCKET_EXIT_INPUT;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			_usage(stdout);
+			return SBUCKET_EXIT_OK;
+		} else if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, PROG ": unknown option '%s'\nTry "
+				"'sbucket why --help'.\n", argv[i]);
+			return SBUCKET_EXIT_USAGE;
+		} else if (id) {
+			fprintf(stderr, PROG ": one JOBID only ('%s')\nTry "
+				"'sbucket why --help'.\n", argv[i]);
+			return SBUCKET_EXIT_USAGE;
+		} else {
+			id = argv[i];
+		}
+	}
+	if (!id) {
+		fprintf(stderr, PROG ": no JOBID\nTry 'sbucket why --help'.\n");
+		return SBUCKET_EXIT_USAGE;
+	}
+	memset(&m, 0, sizeof(m));
+	memset(&e, 0, sizeof(e));
+	e.m = &m;
+	e.json = json;
+	if (sbw_live_read(&m.lv) < 0)
+		goto out;
+	if (strcmp(m.lv.select_type, "select/bucket")) {
+		printf("Job %s: the cluster's SelectType is %s, not "
+		       "select/bucket: sbucket why explains select/bucket's "
+		       "decisions only.\n", id, m.lv.select_type);
+		goto out;
+	}
+	if (!(e.j = sbw_live_job(&m.lv, id))) {
+		fprintf(stderr, PROG ": no job %s in slurmctld's queue\n", id);
+		goto out;
+	}
+	if (e.j->state == SBW_OTHER) {
+		printf("Job %s is %s: sbucket why explains pending and running "
+		       "jobs only.\n", id, sb_record_get(e.j->rec, "JobState"));
+		goto out;
+	}
+	if (_model_build(&m) < 0 || _reserved(&m, e.j) < 0)
+		goto out;
+	if (sbw_live_request(&m.lv, e.j) < 0) {
+		printf("Job %s: sbucket why cannot model its request.\n", id);
+		goto out;
+	}
+	e.base = _base_reason(&m, e.j, e.j->state == SBW_PENDING);
+	e.base_now = _base_reason(&m, e.j, false);
+	if (!e.base)
+		e.path = sb_place_ineligible(&e.j->req.req, m.policy);
+	if (_census(&e) < 0)
+		goto out;
+	if (e.j->state == SBW_PENDING) {
+		if (!e.base && !_plan(&e))
+			_backfill_step(&e);
+		if (!e.base && (!(e.planned || e.never) ||
+				_waits(&e, e.planned ? e.nodes :
+				       e.matching) < 0))
+			goto out;
+		if (sbw_live_squeue_start(id, &e.sq_start, e.sq_nodes,
+					  sizeof(e.sq_nodes)) < 0 ||
+		    (_priority_bucket(&m) && sbw_live_sprio(&m.lv) < 0))
+			goto out;
+	}
+	if (json)
+		_json(&e);
+	else if (e.j->state == SBW_PENDING)
+		_print_pending_text(&e);
+	else
+		_print_running_text(&e);
+	rc = fflush(stdout) ? SBUCKET_EXIT_INPUT : SBUCKET_EXIT_OK;
+out:
+	_expl_fini(&e);
+	_model_fini(&m);
+	return rc;
+}
