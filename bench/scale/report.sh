@@ -94,15 +94,25 @@ if [ "$sizes" -gt 1 ] && command -v gnuplot >/dev/null; then
 		awk -F'\t' -v p="$p" '$1 == p && $2 == "a" { print $3, $9 / 1000, $12 / 1000 }' \
 			"$all" | sort -n >"$all.$p"
 	done
+	# x tics at the node counts run; the job count in the title when
+	# every run had the same
+	xtics=$(awk -F'\t' '$2 == "a" { print $3 }' "$all" | sort -un | paste -sd,)
+	jobs=$(awk -F'\t' '$2 == "a" { print $4 }' "$all" | sort -u)
+	[ "$(wc -l <<<"$jobs")" = 1 ] && jobs=", $jobs jobs" || jobs=""
+	xrange=$(tr ',' '\n' <<<"$xtics" | sort -n | sed -n '1p;$p' | paste -sd' ' |
+		awk '{ printf "%g:%g", $1 * 0.8, $2 * 1.25 }')
 	for what in main:2 backfill:3; do
 		name=${what%:*} col=${what#*:}
 		gnuplot <<EOF
 set terminal svg size 720,440 dynamic font "sans,12"
+set termoption noenhanced
 set output "$out/cycles-$name.svg"
-set title "burst (a): mean $name scheduling cycle against node count"
+set title "burst (a)$jobs: mean $name scheduling cycle against node count"
 set xlabel "nodes"
 set ylabel "mean $name cycle (ms)"
 set logscale xy
+set xtics ($xtics)
+set xrange [$xrange]
 set grid
 set key top left
 plot "$all.linear" using 1:$col with linespoints title "select/linear", \
