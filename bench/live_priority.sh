@@ -1,88 +1,207 @@
 #!/bin/bash
-# live_priority.sh - one full fair-share pass of priority/bucket in a
-# live slurmctld with 10k user associations created by sacctmgr, next to
-# priority/multifactor (Fair Tree) on the same tree in the same run.
+# live_priority.sh - the fair-share pass and the decay thread of
+# priority/bucket in a live slurmctld with many user associations, next
+# to priority/multifactor (Fair Tree) on the same tree in the same run.
 #
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Usage (root, from the build tree, like a live test):
 #   SB_PLUGIN_DIR=$PWD/.plugins bash bench/live_priority.sh [ACCOUNTS USERS]
-# (default 100 accounts x 100 users = 10,000 user associations).
+# (default 100 accounts x 100 users = 10,000 user associations; the same
+# USERS user names in every account, Fairshare=10 per account, 1 per
+# user). Environment:
+#   SB_BENCH_LOAD    sql (default): the tree is written into slurmdbd's
+#                    tables in one transaction with its nested-set numbers
+#                    computed here, then slurmctld restarted to read it
+#                    (seconds for 100,000); sacctmgr: 'sacctmgr add', ten
+#                    accounts' users per call (slurmdbd renumbers its
+#                    nested-set tree on every insert: ~15 minutes for
+#                    10,000, hours for 100,000)
+#   SB_BENCH_ALGS    priority/bucket's algorithms to run (default
+#                    "level_based fair_tree")
+#   SB_BENCH_PASSES  passes of priority/bucket measured (default 10)
 #
-# What is measured: the CPU time of the plugin's decay thread per pass
-# (/proc/PID/task/TID/schedstat, nanoseconds), i.e. decay of every
-# association's usage + the fair-share pass + job priorities (no jobs
-# here), for both plugins alike; priority/bucket also logs the fair-share
-# pass alone (DebugFlags=Priority). priority/multifactor cannot run more
-# often than once a minute, so its part takes a few minutes.
+# What is measured, per plugin:
+#   decay thread  CPU time of the plugin's decay thread per pass
+#                 (/proc/PID/task/TID/schedstat): decay of every
+#                 association's usage + the fair-share pass + job
+#                 priorities
+#   fs pass       the fair-share pass alone: priority/bucket logs it
+#                 (DebugFlags=Priority, median of the passes);
+#                 priority/multifactor's is fair_tree_decay(), timed by
+#                 perf uprobes on its entry and return (it also walks the
+#                 job list twice: 100 pending jobs here)
+#   sprio, sshare 'sprio' (100 pending jobs) and 'sshare -a' wall time,
+#                 median of 5
+# priority/multifactor cannot run more often than once a minute, so its
+# part takes a few minutes; its first pass (at start) is not counted.
+# Last line: RESULT lines, one per plugin and algorithm.
 . "$(dirname "$0")/../testsuite/cluster/harness.sh"
 
 NACCT=${1:-100}
 NUSER=${2:-100}
 PASSES=${SB_BENCH_PASSES:-10}
+LOAD=${SB_BENCH_LOAD:-sql}
+ALGS=${SB_BENCH_ALGS:-level_based fair_tree}
+MF_SO=$SB_SLURM_LIBDIR/priority_multifactor.so
 SB_CTLD_DEBUG=verbose
 sb_cluster_init bench-prio
 sb_nodes "b1" "CPUs=2 RealMemory=2000"
 sb_accounting
 sb_conf "PriorityType=priority/bucket"
-sb_conf "PriorityParameters=algorithm=level_based,calc_period=1"
+sb_conf "PriorityParameters=algorithm=${ALGS%% *},calc_period=1"
 sb_conf "PriorityCalcPeriod=1"
 sb_conf "DebugFlags=Priority"
 sb_cluster_start
 LOG=$SB_DIR/log/slurmctld.log
-
-accts=$(seq -f 'bencha%03g' 1 "$NACCT" | paste -sd,)
-users=$(seq -f 'benchu%03g' 1 "$NUSER" | paste -sd,)
-t0=$SECONDS
-sacctmgr -i add account "$accts" Fairshare=10 >/dev/null
-# ten accounts' users per call: one call for all 10k did not finish in 15
-# minutes (slurmdbd renumbers its nested-set tree on every insert)
-for ((a = 1; a <= NACCT; a += 10)); do
-	batch=$(seq -f 'bencha%03g' "$a" $((a + 9 < NACCT ? a + 9 : NACCT)) | paste -sd,)
-	sacctmgr -i add user "$users" Account="$batch" Fairshare=1 >/dev/null 2>&1 ||
-		{ echo "not ok - sacctmgr add user ... Account=$batch"; exit 1; }
-done
 total=$((NACCT * NUSER))
-_sb_say "sacctmgr created $NACCT accounts and $total user associations in $((SECONDS - t0)) s"
+_ms() { date +%s%3N; }
+_median() { sort -n | awk '{ v[NR] = $1 } END { print (NR ? v[int((NR + 1) / 2)] : "?") }'; }
 
-# Thread TID of the decay thread of slurmctld named $1.
+# ---- the tree ----------------------------------------------------------------
+# slurmdbd keeps each cluster's associations as a nested set (lft, rgt):
+# root (1 .. 2n), its user root (2, 3), then every account with its users.
+_load_sql() {
+	local c=${SB_NAME//[^a-z0-9]/}
+	awk -v A="$NACCT" -v U="$NUSER" -v c="$c" -v now="$(date +%s)" '
+	function flush() { if (n) { print sql ";"; n = 0 } }
+	function row(kind, v) {
+		if (n == 1000)
+			flush()
+		if (!n) {
+			if (kind == "assoc")
+				sql = "INSERT INTO `" c "_assoc_table` (creation_time, mod_time, is_def, `user`, acct, parent_acct, lft, rgt, shares) VALUES " v
+			else if (kind == "acct")
+				sql = "INSERT IGNORE INTO acct_table (creation_time, mod_time, name, description, organization) VALUES " v
+			else
+				sql = "INSERT IGNORE INTO user_table (creation_time, mod_time, name, admin_level) VALUES " v
+		} else
+			sql = sql "," v
+		n++
+	}
+	BEGIN {
+		print "START TRANSACTION;"
+		printf "UPDATE `%s_assoc_table` SET lft = 1, rgt = %d WHERE acct = \"root\" AND `user` = \"\";\n", c, 4 + A * (2 * U + 2)
+		printf "UPDATE `%s_assoc_table` SET lft = 2, rgt = 3 WHERE acct = \"root\" AND `user` = \"root\";\n", c
+		for (a = 1; a <= A; a++)
+			row("acct", sprintf("(%d,%d,\"bencha%05d\",\"bench\",\"bench\")", now, now, a))
+		flush()
+		for (u = 1; u <= U; u++)
+			row("user", sprintf("(%d,%d,\"benchu%05d\",1)", now, now, u))
+		flush()
+		for (a = 1; a <= A; a++) {
+			l = 4 + (a - 1) * (2 * U + 2)
+			row("assoc", sprintf("(%d,%d,0,\"\",\"bencha%05d\",\"root\",%d,%d,10)", now, now, a, l, l + 2 * U + 1))
+			for (u = 1; u <= U; u++)
+				row("assoc", sprintf("(%d,%d,%d,\"benchu%05d\",\"bencha%05d\",\"\",%d,%d,1)", now, now, a == 1, u, a, l + 2 * u - 1, l + 2 * u))
+		}
+		flush()
+		print "COMMIT;"
+	}' | mariadb --socket="$SB_MYSQL_SOCK" slurm_acct_db ||
+		{ echo "not ok - loading the tree into slurm_acct_db"; exit 1; }
+	# slurmctld reads the associations when it connects to slurmdbd
+	sb_ctld_stop
+	sb_ctld_start 600 || { echo "not ok - slurmctld after loading the tree"; exit 1; }
+}
+
+_load_sacctmgr() {
+	local accts users a batch
+	accts=$(seq -f 'bencha%05g' 1 "$NACCT" | paste -sd,)
+	users=$(seq -f 'benchu%05g' 1 "$NUSER" | paste -sd,)
+	sacctmgr -i add account "$accts" Fairshare=10 >/dev/null
+	for ((a = 1; a <= NACCT; a += 10)); do
+		batch=$(seq -f 'bencha%05g' "$a" $((a + 9 < NACCT ? a + 9 : NACCT)) | paste -sd,)
+		sacctmgr -i add user "$users" Account="$batch" Fairshare=1 >/dev/null 2>&1 ||
+			{ echo "not ok - sacctmgr add user ... Account=$batch"; exit 1; }
+	done
+}
+
+t0=$SECONDS
+case $LOAD in
+sql) _load_sql ;;
+sacctmgr) _load_sacctmgr ;;
+*) echo "not ok - SB_BENCH_LOAD=$LOAD: expected sql or sacctmgr"; exit 1 ;;
+esac
+_sb_say "$LOAD: $NACCT accounts and $total user associations in $((SECONDS - t0)) s"
+
+# 100 pending jobs (they begin in two hours) for sprio.
+cd "$SB_DIR/jobs" || exit 1
+for ((j = 0; j < 100; j++)); do
+	sbatch -Q --begin=now+2hours -o /dev/null --wrap true >/dev/null
+done
+
+# Thread TID of slurmctld's thread named $1.
 _tid() {
 	local t
-	for t in /proc/$SB_CTLD_PID/task/*; do
+	for t in "/proc/$SB_CTLD_PID/task/"*; do
 		[ "$(cat "$t/comm" 2>/dev/null)" = "$1" ] && { basename "$t"; return; }
 	done
 }
 _cpu_ns() { awk '{ print $1 }' "/proc/$SB_CTLD_PID/task/$1/schedstat"; }
-_passes() { grep -c "fair-share pass over $((total + NACCT + 2)) associations" "$LOG"; }
+_lat() {	# command...: median wall ms of 5 runs
+	local i t
+	for i in 1 2 3 4 5; do
+		t=$(_ms)
+		"$@" >/dev/null 2>&1
+		echo $(($(_ms) - t))
+	done | _median
+}
+PASS_RE="fair-share pass over $((total + NACCT + 2)) associations"
+_passes() { grep -c "$PASS_RE" "$LOG"; }
 _at_least() { [ "$(_passes)" -ge "$1" ]; }
 
-# ---- priority/bucket -------------------------------------------------------
-check "slurmctld sees every association" wait_for 600 _at_least 1
-tid=$(_tid bucket_decay)
-n0=$(_passes); c0=$(_cpu_ns "$tid")
-wait_for $((PASSES * 3 + 30)) _at_least $((n0 + PASSES))
-n1=$(_passes); c1=$(_cpu_ns "$tid")
-bucket_thread=$(awk -v c="$((c1 - c0))" -v n="$((n1 - n0))" 'BEGIN { printf "%.2f", c / n / 1e6 }')
-bucket_pass=$(grep "fair-share pass over $((total + NACCT + 2)) associations" "$LOG" |
-	tail -n "$PASSES" | sed 's/.* took \([0-9]*\) usec/\1/' | sort -n |
-	awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] / 1000 }')
+# ---- priority/bucket ---------------------------------------------------------
+results=()
+for alg in $ALGS; do
+	if ! grep -q "^PriorityParameters=algorithm=$alg," "$SLURM_CONF"; then
+		sb_ctld_stop
+		sed -i "s|^PriorityParameters=.*|PriorityParameters=algorithm=$alg,calc_period=1|" "$SLURM_CONF"
+		sb_ctld_start 600 || { echo "not ok - slurmctld with algorithm=$alg"; exit 1; }
+	fi
+	n0=$(_passes)
+	check "priority/bucket $alg: a pass over every association" wait_for 600 _at_least $((n0 + 1))
+	tid=$(_tid bucket_decay)
+	n0=$(_passes); c0=$(_cpu_ns "$tid")
+	wait_for $((PASSES * 5 + 60)) _at_least $((n0 + PASSES))
+	n1=$(_passes); c1=$(_cpu_ns "$tid")
+	thread=$(awk -v c="$((c1 - c0))" -v n="$((n1 - n0))" 'BEGIN { printf "%.2f", n ? c / n / 1e6 : 0 }')
+	pass=$(grep "$PASS_RE" "$LOG" | tail -n "$PASSES" |
+		sed 's/.* took \([0-9]*\) usec.*/\1/' | _median |
+		awk '{ printf "%.2f", $1 / 1000 }')
+	sprio_ms=$(_lat sprio)
+	sshare_ms=$(_lat sshare -a)
+	results+=("RESULT priority/bucket $alg $total $pass $thread $sprio_ms $sshare_ms")
+	_sb_say "priority/bucket $alg: fair-share pass $pass ms, decay thread $thread ms CPU per pass"
+done
 
-# ---- priority/multifactor (Fair Tree) on the same tree ---------------------
+# ---- priority/multifactor (Fair Tree) on the same tree -----------------------
 # Without DebugFlags=Priority: multifactor then logs every association on
 # every pass, which would be measured too.
 sb_ctld_stop
 sed -i 's|^PriorityType=.*|PriorityType=priority/multifactor|; /^DebugFlags=/d' "$SLURM_CONF"
-sb_ctld_start 60 || { echo "not ok - slurmctld with priority/multifactor"; exit 1; }
+sb_ctld_start 600 || { echo "not ok - slurmctld with priority/multifactor"; exit 1; }
 _mf_started() { [ -n "$(_tid decay)" ]; }
 wait_for 30 _mf_started
 tid=$(_tid decay)
+
+# fair_tree_decay() per call, from uprobes on its entry and return; the
+# probes are removed again (they are the machine's, not the process').
+probe_pid=
+if command -v perf >/dev/null &&
+   perf probe -q -x "$MF_SO" --add fair_tree_decay 2>/dev/null &&
+   perf probe -q -x "$MF_SO" --add 'fair_tree_decay%return' 2>/dev/null; then
+	perf record -q -e 'probe_priority_multifactor:*' -p "$SB_CTLD_PID" \
+		-o "$SB_DIR/probe.data" >/dev/null 2>&1 &
+	probe_pid=$!
+fi
+
 # A pass every PriorityCalcPeriod (1 minute at least): a burst of CPU time
 # of the decay thread, seen by polling its schedstat. The first burst (at
 # start) is skipped; the next two are measured.
 bursts=()
 prev=$(_cpu_ns "$tid"); acc=0; seen=0; s0=$SECONDS
-while [ ${#bursts[@]} -lt 2 ] && [ $((SECONDS - s0)) -lt 200 ]; do
+while [ ${#bursts[@]} -lt 2 ] && [ $((SECONDS - s0)) -lt 400 ]; do
 	sleep 0.2
 	cur=$(_cpu_ns "$tid") || break
 	if [ "$cur" -gt "$prev" ]; then
@@ -94,9 +213,24 @@ while [ ${#bursts[@]} -lt 2 ] && [ $((SECONDS - s0)) -lt 200 ]; do
 	prev=$cur
 done
 mf_thread=$(printf '%s\n' "${bursts[@]}" | awk '{ s += $1; n++ } END { if (n) printf "%.2f", s / n / 1e6; else print "?" }')
-bucket_cmp=$(awk -v a="$bucket_thread" -v b="$mf_thread" 'BEGIN { if (a > 0 && b > 0) printf "%.1fx", b / a; else print "?" }')
+mf_pass="?"
+if [ -n "$probe_pid" ]; then
+	kill -INT "$probe_pid" 2>/dev/null
+	wait "$probe_pid" 2>/dev/null
+	# per thread: the first entry to the matching return (the PLT stub
+	# and the function both fire)
+	mf_pass=$(perf script -i "$SB_DIR/probe.data" -F tid,time,event 2>/dev/null |
+		awk '{ t = $2; sub(/:$/, "", t) }
+		     $3 ~ /__return/ { if ($1 in s) { print (t - s[$1]) * 1000; delete s[$1] } next }
+		     !($1 in s) { s[$1] = t }' | _median |
+		awk '{ printf "%.2f", $1 }')
+fi
+perf probe -q -d 'probe_priority_multifactor:*' >/dev/null 2>&1
+sprio_ms=$(_lat sprio)
+sshare_ms=$(_lat sshare -a)
+results+=("RESULT priority/multifactor fair_tree $total $mf_pass $mf_thread $sprio_ms $sshare_ms")
 
-echo "# $total user associations ($NACCT accounts x $NUSER users)"
-echo "# priority/bucket level_based: fair-share pass ${bucket_pass} ms (median of $PASSES), decay thread ${bucket_thread} ms CPU per pass"
-echo "# priority/multifactor Fair Tree: decay thread ${mf_thread} ms CPU per pass (mean of ${#bursts[@]}); bucket is $bucket_cmp faster"
+echo "# $total user associations ($NACCT accounts x $NUSER users), loaded by $LOAD"
+echo "# RESULT plugin algorithm associations fs_pass_ms decay_thread_ms_per_pass sprio_ms sshare_a_ms"
+printf '%s\n' "${results[@]}"
 sb_cluster_stop

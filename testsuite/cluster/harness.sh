@@ -48,6 +48,12 @@
 # partition has it).
 # SB_PORT_BASE (default 17100) picks the ports: slurmctld at the base,
 # slurmdbd +1, MariaDB +2, nodes from +10.
+# SB_FRONT_END=DIR (set before sb_cluster_init; DIR from
+# bench/scale/fe-build) runs a front-end Slurm instead: slurmctld and
+# slurmd from DIR/sbin with DIR/lib's libslurmfull, and ONE slurmd (the
+# front end, port +10) serving every node, so 10,000 nodes fit here.
+# LD_LIBRARY_PATH is exported with DIR/lib: the installed clients read
+# slurm.conf, and only a front-end libslurmfull accepts FrontendName.
 
 SB_SLURM_LIBDIR=${SB_SLURM_PLUGINDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
 SB_PIDS=()
@@ -97,6 +103,13 @@ sb_cluster_init() {
 	getent hosts "$SB_HOST" >/dev/null ||
 		_sb_die "hostname '$SB_HOST' does not resolve (add it to /etc/hosts)"
 	SB_PORT_BASE=${SB_PORT_BASE:-17100}
+	SB_SBIN=/usr/sbin
+	if [ -n "${SB_FRONT_END:-}" ]; then
+		[ -x "$SB_FRONT_END/sbin/slurmctld" ] ||
+			_sb_die "SB_FRONT_END=$SB_FRONT_END: no sbin/slurmctld (run bench/scale/fe-build)"
+		SB_SBIN=$SB_FRONT_END/sbin
+		export LD_LIBRARY_PATH=$SB_FRONT_END/lib
+	fi
 	export SLURM_CONF="$SB_DIR/etc/slurm.conf"
 	trap '_sb_exit_trap' EXIT
 	_sb_say "cluster '$name' in $SB_DIR"
@@ -113,7 +126,11 @@ sb_nodes() {
 	[ "$n" -gt 1 ] && port="[$first-$((first + n - 1))]"
 	# shellcheck disable=SC2206
 	SB_NODE_NAMES+=($names)
-	SB_NODE_LINES+=("NodeName=$hl NodeHostname=$SB_HOST NodeAddr=127.0.0.1 Port=$port $attrs")
+	if [ -n "${SB_FRONT_END:-}" ]; then
+		SB_NODE_LINES+=("NodeName=$hl NodeHostname=$SB_HOST $attrs")
+	else
+		SB_NODE_LINES+=("NodeName=$hl NodeHostname=$SB_HOST NodeAddr=127.0.0.1 Port=$port $attrs")
+	fi
 }
 
 # "n[1-3,7]x" -> "n1x n2x n3x n7x" (one bracket group, as the tests use).
@@ -292,6 +309,8 @@ EOF
 		fi
 		} | _sb_drop_overridden
 		printf '%s\n' "${SB_EXTRA_CONF[@]}"
+		[ -n "${SB_FRONT_END:-}" ] &&
+			echo "FrontendName=$SB_HOST FrontendAddr=127.0.0.1 Port=$((SB_PORT_BASE + 10))"
 		printf '%s\n' "${SB_NODE_LINES[@]}"
 		if [ ${#SB_PART_LINES[@]} = 0 ]; then
 			echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP $SB_PART_OPTS"
@@ -382,7 +401,7 @@ sb_cluster_start() {
 		_sb_start_mariadb
 		_sb_start_slurmdbd
 	fi
-	/usr/sbin/slurmctld -D -f "$SLURM_CONF" >"$SB_DIR/log/slurmctld.out" 2>&1 &
+	"$SB_SBIN/slurmctld" -D -f "$SLURM_CONF" >"$SB_DIR/log/slurmctld.out" 2>&1 &
 	SB_CTLD_PID=$!
 	SB_PIDS+=($SB_CTLD_PID)
 	wait_for 30 scontrol ping ||
@@ -404,8 +423,19 @@ sb_slurmd_start() {
 	SB_SLURMD_PID[$1]=$!
 }
 
+# The front end: one slurmd for every node, running the front-end
+# slurmstepd (slurmd would exec /usr/sbin/slurmstepd).
+_sb_start_front_end() {
+	mkdir -p "$SB_DIR/spool/$SB_HOST"
+	"$SB_SBIN/slurmd" -D -f "$SLURM_CONF" -d "$SB_SBIN/slurmstepd" \
+		>>"$SB_DIR/log/slurmd-$SB_HOST.out" 2>&1 &
+	SB_PIDS+=($!)
+	SB_SLURMD_PID[$SB_HOST]=$!
+}
+
 _sb_start_slurmds() {
 	local n
+	[ -n "${SB_FRONT_END:-}" ] && { _sb_start_front_end; return; }
 	for n in "${SB_NODE_NAMES[@]}"; do
 		sb_slurmd_start "$n"
 	done
@@ -469,7 +499,7 @@ sb_ctld_stop() {
 
 sb_ctld_start() {
 	local secs=${1:-30}
-	/usr/sbin/slurmctld -D -f "$SLURM_CONF" >>"$SB_DIR/log/slurmctld.out" 2>&1 &
+	"$SB_SBIN/slurmctld" -D -f "$SLURM_CONF" >>"$SB_DIR/log/slurmctld.out" 2>&1 &
 	SB_CTLD_PID=$!
 	SB_PIDS+=($SB_CTLD_PID)
 	wait_for "$secs" scontrol ping
