@@ -21,17 +21,26 @@
 #   SB_BENCH_ALGS    priority/bucket's algorithms to run (default
 #                    "level_based fair_tree")
 #   SB_BENCH_PASSES  passes of priority/bucket measured (default 10)
+#   SB_BENCH_PERF    a directory: perf profiles (software clock, call
+#                    graphs) of priority/bucket's decay thread, one per
+#                    algorithm, are written there as perf-bucket-ALG.txt
+#   SB_BENCH_SSHARE  runs of 'sshare -a' timed per plugin (default 5;
+#                    0 skips it: at 100,000 associations one takes
+#                    minutes)
 #
 # What is measured, per plugin:
 #   decay thread  CPU time of the plugin's decay thread per pass
 #                 (/proc/PID/task/TID/schedstat): decay of every
 #                 association's usage + the fair-share pass + job
 #                 priorities
-#   fs pass       the fair-share pass alone: priority/bucket logs it
-#                 (DebugFlags=Priority, median of the passes);
-#                 priority/multifactor's is fair_tree_decay(), timed by
-#                 perf uprobes on its entry and return (it also walks the
-#                 job list twice: 100 pending jobs here)
+#   fs pass       the fair-share pass alone, timed the same way for both
+#                 plugins: perf uprobes on its entry and return, median
+#                 of the passes; priority/bucket's is
+#                 bucket_assoc_compute() (read the usage, compute, write
+#                 the results back), priority/multifactor's is
+#                 fair_tree_decay() (which also walks the job list twice:
+#                 100 pending jobs here). Neither with DebugFlags=Priority
+#                 (it formats a line per job and pass).
 #   sprio, sshare 'sprio' (100 pending jobs) and 'sshare -a' wall time,
 #                 median of 5
 # priority/multifactor cannot run more often than once a minute, so its
@@ -47,6 +56,8 @@ ALGS=${SB_BENCH_ALGS:-level_based fair_tree}
 MF_SO=$SB_SLURM_LIBDIR/priority_multifactor.so
 SB_CTLD_DEBUG=verbose
 sb_cluster_init bench-prio
+# the copy slurmctld loads (uprobes attach to a file)
+BUCKET_SO=$SB_PLUGIN_DIR/priority_bucket.so
 sb_nodes "b1" "CPUs=2 RealMemory=2000"
 sb_accounting
 sb_conf "PriorityType=priority/bucket"
@@ -139,17 +150,62 @@ _tid() {
 	done
 }
 _cpu_ns() { awk '{ print $1 }' "/proc/$SB_CTLD_PID/task/$1/schedstat"; }
-_lat() {	# command...: median wall ms of 5 runs
-	local i t
-	for i in 1 2 3 4 5; do
+SSHARE_RUNS=${SB_BENCH_SSHARE:-5}
+_lat_n() {	# N command...: median wall ms of N runs
+	local n=$1 i t
+	shift
+	for ((i = 0; i < n; i++)); do
 		t=$(_ms)
 		"$@" >/dev/null 2>&1
 		echo $(($(_ms) - t))
 	done | _median
 }
+_lat() { _lat_n 5 "$@"; }
+_sshare_lat() { if [ "$SSHARE_RUNS" -gt 0 ]; then _lat_n "$SSHARE_RUNS" sshare -a; else echo -; fi; }
 PASS_RE="fair-share pass over $((total + NACCT + 2)) associations"
 _passes() { grep -c "$PASS_RE" "$LOG"; }
 _at_least() { [ "$(_passes)" -ge "$1" ]; }
+
+# Calls of FUNC in SO timed by perf uprobes on its entry and return (the
+# probes are the machine's, not the process': removed again at once).
+PROBE_DATA=
+_probe_start() {	# SO FUNC
+	local grp
+	grp=probe_$(basename "$1" .so | tr -c 'a-zA-Z0-9_\n' _)
+	PROBE_DATA=$SB_DIR/probe-$2.data
+	probe_pid=
+	perf probe -q -d "$grp:*" >/dev/null 2>&1
+	if command -v perf >/dev/null &&
+	   perf probe -q -x "$1" --add "$2" 2>/dev/null &&
+	   perf probe -q -x "$1" --add "$2%return" 2>/dev/null; then
+		perf record -q -e "$grp:*" -p "$SB_CTLD_PID" \
+			-o "$PROBE_DATA" >/dev/null 2>&1 &
+		probe_pid=$!
+		sleep 1
+	fi
+	PROBE_GRP=$grp
+}
+_probe_stop() {
+	if [ -n "$probe_pid" ]; then
+		kill -INT "$probe_pid" 2>/dev/null
+		wait "$probe_pid" 2>/dev/null
+	fi
+	perf probe -q -d "$PROBE_GRP:*" >/dev/null 2>&1
+}
+# per thread: the first entry to the matching return (the PLT stub and
+# the function both fire for an exported function), in ms
+_probe_times() {
+	[ -n "$probe_pid" ] || return 0
+	perf script -i "$PROBE_DATA" -F tid,time,event 2>/dev/null |
+		awk '{ t = $2; sub(/:$/, "", t) }
+		     $3 ~ /__return/ { if ($1 in s) { print (t - s[$1]) * 1000; delete s[$1] } next }
+		     !($1 in s) { s[$1] = t }'
+}
+_probe_count() { _probe_times | wc -l; }
+_probe_median() {
+	[ -n "$probe_pid" ] || { echo "?"; return; }
+	_probe_times | _median | awk '{ printf "%.2f", $1 }'
+}
 
 # ---- priority/bucket ---------------------------------------------------------
 results=()
@@ -162,15 +218,29 @@ for alg in $ALGS; do
 	n0=$(_passes)
 	check "priority/bucket $alg: a pass over every association" wait_for 600 _at_least $((n0 + 1))
 	tid=$(_tid bucket_decay)
-	n0=$(_passes); c0=$(_cpu_ns "$tid")
-	wait_for $((PASSES * 5 + 60)) _at_least $((n0 + PASSES))
-	n1=$(_passes); c1=$(_cpu_ns "$tid")
-	thread=$(awk -v c="$((c1 - c0))" -v n="$((n1 - n0))" 'BEGIN { printf "%.2f", n ? c / n / 1e6 : 0 }')
-	pass=$(grep "$PASS_RE" "$LOG" | tail -n "$PASSES" |
-		sed 's/.* took \([0-9]*\) usec.*/\1/' | _median |
-		awk '{ printf "%.2f", $1 / 1000 }')
+	# measured as multifactor is, without debug logging: DebugFlags=
+	# Priority formats a line per job and pass, which multifactor's
+	# figures do not pay for
+	scontrol setdebugflags -Priority
+	sleep 2
+	_probe_start "$BUCKET_SO" bucket_assoc_compute
+	c0=$(_cpu_ns "$tid")
+	sleep "$PASSES"
+	c1=$(_cpu_ns "$tid")
+	_probe_stop
+	n=$(_probe_count)
+	thread=$(awk -v c="$((c1 - c0))" -v n="$n" 'BEGIN { printf "%.2f", n ? c / n / 1e6 : 0 }')
+	pass=$(_probe_median)
+	if [ -n "${SB_BENCH_PERF:-}" ] && command -v perf >/dev/null; then
+		mkdir -p "$SB_BENCH_PERF"
+		perf record -q -F 999 -g -t "$tid" -o "$SB_DIR/perf-$alg.data" \
+			-- sleep 20 >/dev/null 2>&1
+		perf report -i "$SB_DIR/perf-$alg.data" --no-children \
+			--percent-limit 0.5 --stdio -g none 2>/dev/null \
+			>"$SB_BENCH_PERF/perf-bucket-$alg.txt"
+	fi
 	sprio_ms=$(_lat sprio)
-	sshare_ms=$(_lat sshare -a)
+	sshare_ms=$(_sshare_lat)
 	results+=("RESULT priority/bucket $alg $total $pass $thread $sprio_ms $sshare_ms")
 	_sb_say "priority/bucket $alg: fair-share pass $pass ms, decay thread $thread ms CPU per pass"
 done
@@ -185,16 +255,7 @@ _mf_started() { [ -n "$(_tid decay)" ]; }
 wait_for 30 _mf_started
 tid=$(_tid decay)
 
-# fair_tree_decay() per call, from uprobes on its entry and return; the
-# probes are removed again (they are the machine's, not the process').
-probe_pid=
-if command -v perf >/dev/null &&
-   perf probe -q -x "$MF_SO" --add fair_tree_decay 2>/dev/null &&
-   perf probe -q -x "$MF_SO" --add 'fair_tree_decay%return' 2>/dev/null; then
-	perf record -q -e 'probe_priority_multifactor:*' -p "$SB_CTLD_PID" \
-		-o "$SB_DIR/probe.data" >/dev/null 2>&1 &
-	probe_pid=$!
-fi
+_probe_start "$MF_SO" fair_tree_decay
 
 # A pass every PriorityCalcPeriod (1 minute at least): a burst of CPU time
 # of the decay thread, seen by polling its schedstat. The first burst (at
@@ -213,21 +274,10 @@ while [ ${#bursts[@]} -lt 2 ] && [ $((SECONDS - s0)) -lt 400 ]; do
 	prev=$cur
 done
 mf_thread=$(printf '%s\n' "${bursts[@]}" | awk '{ s += $1; n++ } END { if (n) printf "%.2f", s / n / 1e6; else print "?" }')
-mf_pass="?"
-if [ -n "$probe_pid" ]; then
-	kill -INT "$probe_pid" 2>/dev/null
-	wait "$probe_pid" 2>/dev/null
-	# per thread: the first entry to the matching return (the PLT stub
-	# and the function both fire)
-	mf_pass=$(perf script -i "$SB_DIR/probe.data" -F tid,time,event 2>/dev/null |
-		awk '{ t = $2; sub(/:$/, "", t) }
-		     $3 ~ /__return/ { if ($1 in s) { print (t - s[$1]) * 1000; delete s[$1] } next }
-		     !($1 in s) { s[$1] = t }' | _median |
-		awk '{ printf "%.2f", $1 }')
-fi
-perf probe -q -d 'probe_priority_multifactor:*' >/dev/null 2>&1
+_probe_stop
+mf_pass=$(_probe_median)
 sprio_ms=$(_lat sprio)
-sshare_ms=$(_lat sshare -a)
+sshare_ms=$(_sshare_lat)
 results+=("RESULT priority/multifactor fair_tree $total $mf_pass $mf_thread $sprio_ms $sshare_ms")
 
 echo "# $total user associations ($NACCT accounts x $NUSER users), loaded by $LOAD"

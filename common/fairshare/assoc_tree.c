@@ -338,6 +338,25 @@ int sb_assoc_tree_users(const sb_assoc_tree_t *t)
 	return t ? t->n_users : 0;
 }
 
+int sb_assoc_tree_get_result(const sb_assoc_tree_t *t, int id,
+			     sb_assoc_result_t *out)
+{
+	if (!t || !out) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (id < 0 || id >= t->n) {
+		errno = ENOENT;
+		return -1;
+	}
+	out->is_user = t->is_user[id];
+	out->shares_norm = t->shares_norm[id];
+	out->usage_efctv = t->usage_efctv[id];
+	out->level_fs = t->level_fs[id];
+	out->fs_factor = t->fs_factor[id];
+	return 0;
+}
+
 int sb_assoc_tree_get(const sb_assoc_tree_t *t, int id, sb_assoc_info_t *out)
 {
 	if (!t || !out) {

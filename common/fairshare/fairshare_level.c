@@ -294,14 +294,13 @@ int sb_fairshare_level_compute(sb_assoc_tree_t *t, int levels)
 	bmax = _bucket_max(levels);
 	sb__assoc_tree_level_norms(t);
 	_exp2_table(tab);
-	/* Accounts keep factor and rank 0, and nobody a Level FS; already
-	 * so after a LEVEL_BASED pass. */
+	/* Accounts keep factor and rank 0; already so after a LEVEL_BASED
+	 * pass. */
 	if (t->filled != SB_FS_LEVEL_BASED) {
 		memset(t->fs_factor, 0, (size_t) t->n * sizeof(*t->fs_factor));
 		memset(t->fs_ranked, 0,
 		       (size_t) t->n * sizeof(*t->fs_ranked));
 		memset(t->rank, 0, (size_t) t->n * sizeof(*t->rank));
-		memset(t->level_fs, 0, (size_t) t->n * sizeof(*t->level_fs));
 	}
 
 	/*
@@ -314,6 +313,7 @@ int sb_fairshare_level_compute(sb_assoc_tree_t *t, int levels)
 	 */
 	lvl[0] = -1;
 	t->fs_raw[0] = 0;
+	t->level_fs[0] = 0;
 	t->usage_efctv[0] = 1.0L;
 	for (i = 1; i < t->n; i++) {
 		int level = lvl[t->fs_parent[i]] + 1;
@@ -332,7 +332,10 @@ int sb_fairshare_level_compute(sb_assoc_tree_t *t, int levels)
 				v = t->is_user[i] ? bmax : 0;
 			else
 				v = _value(norm, sn, bmax, tab);
+			t->level_fs[i] = (long double) v / (long double) bmax;
 			v <<= (levels - level - 1) * width + unused;
+		} else {
+			t->level_fs[i] = 0;
 		}
 		t->fs_raw[i] = t->fs_raw[t->parent[i]] | v;
 		if (t->is_user[i]) {
@@ -389,7 +392,12 @@ int sb_fairshare_level_check(const sb_assoc_tree_t *t)
 			else
 				v = _value_exact(t->usage_efctv[i],
 						 t->shares_norm[i], bmax);
+			if (t->level_fs[i] !=
+			    (long double) v / (long double) bmax)
+				goto bad;
 			v <<= sb_fairshare_level_shift(t->levels, lvl[i]);
+		} else if (t->level_fs[i] != 0) {
+			goto bad;
 		}
 		if (t->fs_raw[i] != (pr | v))
 			goto bad;

@@ -38,8 +38,11 @@
  *    double way.)
  *
  * Results (sb_assoc_tree_get): shares_norm, usage_efctv, fs_raw (every
- * association; root 0), and for users fs_ranked (rank scaled to 64 bits),
- * fs_factor and rank (0-based, N - 1 best).
+ * association; root 0), level_fs (the association's own level value over
+ * the bucket maximum, in [0, 1]: 0 for root, for 0 shares, for a 'parent'
+ * account and below the last level; 1 for a 'parent' user), and for users
+ * fs_ranked (rank scaled to 64 bits), fs_factor and rank (0-based, N - 1
+ * best).
  *
  * Operations (n = associations, u = users):
  *   sb_fairshare_level_compute   O(n + u)    full pass incl. roll-up

@@ -84,6 +84,16 @@ START_TEST(test_add_errors)
 	FAILS(sb_assoc_tree_first_child(t, u), ENOENT);
 	FAILS(sb_assoc_tree_next_sibling(t, a), ENOENT);
 	FAILS(sb_assoc_tree_first_child(t, 7), EINVAL);
+	{
+		sb_assoc_result_t res;
+
+		FAILS(sb_assoc_tree_get_result(NULL, 0, &res), EINVAL);
+		FAILS(sb_assoc_tree_get_result(t, 0, NULL), EINVAL);
+		FAILS(sb_assoc_tree_get_result(t, 3, &res), ENOENT);
+		FAILS(sb_assoc_tree_get_result(t, -1, &res), ENOENT);
+		ck_assert_int_eq(sb_assoc_tree_get_result(t, u, &res), 0);
+		ck_assert(res.is_user);
+	}
 #undef FAILS
 	/* A user may share a name with an account, and live under root. */
 	ck_assert_int_eq(sb_assoc_tree_add_user(t, 0, "a", 1, 0), 3);

@@ -646,6 +646,21 @@ static int _under(const sb_assoc_tree_t *t, int id, int anc)
 	return 0;
 }
 
+/* The oracle for LEVEL_BASED's Level FS, from the raw values alone. */
+static long double _own_level(const sb_assoc_tree_t *t,
+			      const sb_assoc_info_t *a, int levels)
+{
+	int width = 64 / levels, unused = 64 % levels, bucket;
+	uint64_t own = a->fs_raw & ~_get(t, a->fs_parent).fs_raw;
+	uint64_t max = UINT64_MAX >> (64 - width);
+
+	if (!own)
+		return 0;
+	bucket = (63 - __builtin_clzll(own) - unused) / width;
+	return (long double) (own >> (bucket * width + unused)) /
+		(long double) max;
+}
+
 START_TEST(test_level_based_properties)
 {
 	sb_test_rng_t r;
@@ -662,12 +677,23 @@ START_TEST(test_level_based_properties)
 		users = sb_assoc_tree_users(t);
 		for (u = 1; u < n; u++) {
 			sb_assoc_info_t a = _get(t, u);
+			sb_assoc_result_t res;
 
 			if (a.is_user) {
 				ck_assert(a.fs_factor >= 0.0 &&
 					  a.fs_factor < 1.0);
 				ck_assert_uint_lt(a.rank, (uint32_t) users);
 			}
+			/* Level FS: the bits this association adds to its fs
+			 * parent's, as a fraction of the bucket maximum. */
+			ck_assert(a.level_fs == _own_level(t, &a, levels));
+			ck_assert_int_eq(sb_assoc_tree_get_result(t, u, &res),
+					 0);
+			ck_assert(res.is_user == a.is_user);
+			ck_assert(res.shares_norm == a.shares_norm);
+			ck_assert(res.usage_efctv == a.usage_efctv);
+			ck_assert(res.level_fs == a.level_fs);
+			ck_assert(res.fs_factor == a.fs_factor);
 		}
 		/* Sibling accounts: a higher level value outranks every
 		 * user below the other. */

@@ -13,6 +13,16 @@
  * users and sub-accounts used, as multifactor counts it), so nothing is
  * summed here. common/ re-attaches the children of FairShare=parent
  * accounts itself, as assoc_mgr does.
+ *
+ * Memory, not arithmetic, is what a pass costs at 100,000 associations:
+ * the records are scattered over slurmctld's heap, and each one read is a
+ * cache miss or several. So a pass walks assoc_mgr's list once for its
+ * item pointers only (list nodes, no record), then reads and writes the
+ * records through g_recs, an array in list order, prefetching a few
+ * records ahead so the misses overlap instead of queueing; the record
+ * fields it compares to the layout's (id, shares, usage and parent
+ * pointers) sit on the lines the pass reads anyway. The usage decay
+ * (bucket_assoc_scale_usage) walks the records the same way.
  * Siblings are added users first, then accounts, each sorted by name
  * (partition second), depth first: the order sshare prints them in. Tied
  * accounts are ranked in that order, so 'sbucket fairshare' run on
@@ -53,29 +63,45 @@
 #include "fairshare.h"
 
 typedef struct {
-	slurmdb_assoc_rec_t *assoc;
-	int parent;		/* index; -1 root, -2 orphan */
+	slurmdb_assoc_rec_t *assoc;	/* the list's item, in list order */
+	int parent;		/* index; -1 root, -2 orphan or unusable */
 	int first_child;
 	int next_sibling;
 	int tree_id;		/* -1: not in the tree */
-	/* what the layout was built from (compared, never dereferenced) */
+	bool is_user;
+	/*
+	 * What the layout was built from: compared with the record before
+	 * the record is trusted. usage is dereferenced only once
+	 * assoc->usage is seen to be it still.
+	 */
 	uint32_t id;
 	uint32_t shares_raw;
+	slurmdb_assoc_usage_t *usage;
 	const void *parent_ptr;
-	const char *user;
-	const char *acct;
-	const char *partition;
 } _rec_t;
+
+/* How many records ahead a walk prefetches: enough misses in flight to
+ * fill the memory pipeline, few enough to stay in L1. */
+#define PREFETCH_AHEAD 8
 
 /*
  * The tree of the last pass, kept while the association layout does not
  * change: a pass then only refreshes the users' usage (O(n)) instead of
- * rebuilding and sorting (O(n log n) and n allocations). Only the decay
- * thread touches these, with the assoc write lock held.
+ * rebuilding and sorting (O(n log n) and n allocations). g_recs holds
+ * every item of assoc_mgr's list, in its order. Only the decay thread
+ * touches these, with the assoc write lock held.
  */
 static sb_assoc_tree_t *g_tree = NULL;
 static _rec_t *g_recs = NULL;
 static int g_n = 0, g_root = -1, g_skipped = 0, g_orphans = 0;
+
+/*
+ * The answer of _walk_list() for the current pass (bucket_assoc_pass_begin
+ * to _end: one assoc write lock hold, so the list cannot change), or -1
+ * outside a pass. At 100,000 associations the walk is a cache miss per
+ * list node, so a pass walks once.
+ */
+static int g_pass_same = -1;
 
 typedef struct {
 	const void *ptr;
@@ -181,22 +207,20 @@ static void _add_children(sb_assoc_tree_t *t, _rec_t *recs, int x,
 	}
 }
 
-/* The association's own level value over the bucket maximum. */
-static long double _own_level(const sb_assoc_tree_t *t,
-			      const sb_assoc_info_t *in, int levels)
+/* The lines of @u a pass reads or writes, on their way. */
+static void _prefetch_usage(const slurmdb_assoc_usage_t *u, int write)
 {
-	sb_assoc_info_t p;
-	uint64_t own, parent_raw = 0, value, max;
-	int width = 64 / levels, unused = 64 % levels, bucket;
-
-	if ((in->fs_parent >= 0) && !sb_assoc_tree_get(t, in->fs_parent, &p))
-		parent_raw = p.fs_raw;
-	if (!(own = in->fs_raw & ~parent_raw))
-		return 0;
-	bucket = (63 - __builtin_clzll(own) - unused) / width;
-	value = own >> (bucket * width + unused);
-	max = (width >= 64) ? UINT64_MAX : ((UINT64_C(1) << width) - 1);
-	return (long double) value / (long double) max;
+	if (!u)
+		return;
+	if (write) {
+		__builtin_prefetch(&u->fs_factor, 1);
+		__builtin_prefetch(&u->shares_norm, 1);
+		__builtin_prefetch(&u->usage_norm, 1);
+		__builtin_prefetch(&u->level_fs, 1);
+	} else {
+		__builtin_prefetch(&u->parent_assoc_ptr);
+		__builtin_prefetch(&u->usage_raw);
+	}
 }
 
 static void _write_back(const sb_assoc_tree_t *t, _rec_t *recs, int n,
@@ -206,12 +230,13 @@ static void _write_back(const sb_assoc_tree_t *t, _rec_t *recs, int n,
 	int i, alg = conf->params.algorithm;
 
 	for (i = 0; i < n; i++) {
-		slurmdb_assoc_rec_t *a = recs[i].assoc;
-		slurmdb_assoc_usage_t *u = a->usage;
-		sb_assoc_info_t in;
+		slurmdb_assoc_usage_t *u = recs[i].usage;
+		sb_assoc_result_t res;
 
+		if (i + PREFETCH_AHEAD < n)
+			_prefetch_usage(recs[i + PREFETCH_AHEAD].usage, 1);
 		if ((recs[i].tree_id < 0) ||
-		    sb_assoc_tree_get(t, recs[i].tree_id, &in))
+		    sb_assoc_tree_get_result(t, recs[i].tree_id, &res))
 			continue;
 		if (i == root) {
 			/* multifactor: usage_efctv 1 at start, and Fair
@@ -222,26 +247,25 @@ static void _write_back(const sb_assoc_tree_t *t, _rec_t *recs, int n,
 			continue;
 		}
 		if (root_raw > 0) {
-			u->usage_norm = _usage(a) / root_raw;
-			if (u->usage_norm > 1)
+			u->usage_norm = u->usage_raw / root_raw;
+			if (!isfinite(u->usage_norm) || (u->usage_norm < 0))
+				u->usage_norm = 0;
+			else if (u->usage_norm > 1)
 				u->usage_norm = 1;
 		} else {
 			u->usage_norm = 0;
 		}
-		u->shares_norm = in.shares_norm;
-		u->usage_efctv = in.usage_efctv;
+		u->shares_norm = res.shares_norm;
+		u->usage_efctv = res.usage_efctv;
 		switch (alg) {
 		case SB_FS_LEVEL_BASED:
-			u->level_fs = _own_level(t, &in, conf->params.levels);
-			u->fs_factor = in.is_user ? in.fs_factor : 0;
-			break;
 		case SB_FS_FAIR_TREE:
-			u->level_fs = in.level_fs;
-			u->fs_factor = in.is_user ? in.fs_factor : 0;
+			u->level_fs = res.level_fs;
+			u->fs_factor = res.is_user ? res.fs_factor : 0;
 			break;
 		default:
 			u->level_fs = 0;
-			u->fs_factor = in.fs_factor;
+			u->fs_factor = res.fs_factor;
 			break;
 		}
 	}
@@ -249,6 +273,8 @@ static void _write_back(const sb_assoc_tree_t *t, _rec_t *recs, int n,
 
 static void _free_layout(void)
 {
+	if (g_pass_same >= 0)
+		g_pass_same = 0;
 	sb_assoc_tree_destroy(g_tree);
 	g_tree = NULL;
 	xfree(g_recs);
@@ -261,37 +287,49 @@ static bool _usable(slurmdb_assoc_rec_t *a)
 	return a->usage && (a->user || a->acct);
 }
 
-/* Is assoc_mgr's list still the one g_tree was built from? O(n). */
-static bool _same_layout(void)
+static int _same_item(void *x, void *arg)
 {
-	slurmdb_assoc_rec_t *a;
-	ListIterator itr;
+	int *i = arg;
+
+	if ((*i >= g_n) || (g_recs[*i].assoc != x))
+		return -1;
+	(*i)++;
+	return 0;
+}
+
+/*
+ * Does assoc_mgr's list hold the items g_recs was built from, in the same
+ * order? Only the list's nodes are read, never a record: a record that
+ * was freed is never dereferenced. O(n).
+ */
+static bool _walk_list(void)
+{
 	int i = 0;
-	bool same = true;
 
-	if (!g_tree || !g_recs)
+	if (!g_tree || !g_recs ||
+	    (list_count(assoc_mgr_assoc_list) != g_n) ||
+	    (g_recs[g_root].assoc != assoc_mgr_root_assoc))
 		return false;
-	itr = list_iterator_create(assoc_mgr_assoc_list);
-	while (same && (a = list_next(itr))) {
-		_rec_t *r;
+	return (list_for_each_ro(assoc_mgr_assoc_list, _same_item, &i) >= 0) &&
+		(i == g_n);
+}
 
-		if (!_usable(a))
-			continue;
-		if (i >= g_n) {
-			same = false;
-			break;
-		}
-		r = &g_recs[i++];
-		if ((r->assoc != a) || (r->id != a->id) ||
-		    (r->shares_raw != a->shares_raw) ||
-		    (r->parent_ptr != a->usage->parent_assoc_ptr) ||
-		    (r->user != a->user) || (r->acct != a->acct) ||
-		    (r->partition != a->partition))
-			same = false;
-	}
-	list_iterator_destroy(itr);
-	return same && (i == g_n) &&
-		(g_recs[g_root].assoc == assoc_mgr_root_assoc);
+static bool _same_list(void)
+{
+	if (g_pass_same >= 0)
+		return g_pass_same;
+	return _walk_list();
+}
+
+extern void bucket_assoc_pass_begin(void)
+{
+	g_pass_same = -1;
+	g_pass_same = _walk_list();
+}
+
+extern void bucket_assoc_pass_end(void)
+{
+	g_pass_same = -1;
 }
 
 /* Build g_tree and g_recs from assoc_mgr. */
@@ -303,24 +341,23 @@ static int _build_layout(void)
 	sb_assoc_tree_t *t = NULL;
 	slurmdb_assoc_rec_t *a;
 	ListIterator itr;
-	int i, n = 0, nkeys = 0, root = -1, skipped = 0, orphans = 0;
+	int i, n = 0, np = 0, nkeys = 0, root = -1, skipped = 0, orphans = 0;
 
 	_free_layout();
 	recs = xcalloc(list_count(assoc_mgr_assoc_list) + 1, sizeof(*recs));
 	itr = list_iterator_create(assoc_mgr_assoc_list);
 	while ((a = list_next(itr))) {
-		if (!_usable(a))
-			continue;
 		recs[n].assoc = a;
+		recs[n].parent = -2;
 		recs[n].first_child = recs[n].next_sibling = -1;
 		recs[n].tree_id = -1;
+		recs[n].is_user = (a->user != NULL);
 		recs[n].id = a->id;
 		recs[n].shares_raw = a->shares_raw;
-		recs[n].parent_ptr = a->usage->parent_assoc_ptr;
-		recs[n].user = a->user;
-		recs[n].acct = a->acct;
-		recs[n].partition = a->partition;
-		if (a == assoc_mgr_root_assoc)
+		recs[n].usage = a->usage;
+		recs[n].parent_ptr = a->usage ?
+			a->usage->parent_assoc_ptr : NULL;
+		if ((a == assoc_mgr_root_assoc) && _usable(a))
 			root = n;
 		n++;
 	}
@@ -330,12 +367,15 @@ static int _build_layout(void)
 		goto fail;
 	}
 
+	/* parents: usable records only */
 	ptrs = xcalloc(n, sizeof(*ptrs));
 	for (i = 0; i < n; i++) {
-		ptrs[i].ptr = recs[i].assoc;
-		ptrs[i].idx = i;
+		if (!_usable(recs[i].assoc))
+			continue;
+		ptrs[np].ptr = recs[i].assoc;
+		ptrs[np++].idx = i;
 	}
-	qsort(ptrs, n, sizeof(*ptrs), _cmp_ptr);
+	qsort(ptrs, np, sizeof(*ptrs), _cmp_ptr);
 
 	keys = xcalloc(n, sizeof(*keys));
 	for (i = 0; i < n; i++) {
@@ -344,15 +384,16 @@ static int _build_layout(void)
 			recs[i].parent = -1;
 			continue;
 		}
-		recs[i].parent = _find(ptrs, n, a->usage->parent_assoc_ptr);
-		if ((recs[i].parent < 0) ||
-		    recs[recs[i].parent].assoc->user) {
+		if (!_usable(a))
+			continue;
+		recs[i].parent = _find(ptrs, np, a->usage->parent_assoc_ptr);
+		if ((recs[i].parent < 0) || recs[recs[i].parent].is_user) {
 			recs[i].parent = -2;
 			orphans++;
 			continue;
 		}
 		keys[nkeys].parent = recs[i].parent;
-		keys[nkeys].is_user = (a->user != NULL);
+		keys[nkeys].is_user = recs[i].is_user;
 		keys[nkeys].name = a->user ? a->user : a->acct;
 		keys[nkeys].part = a->partition;
 		keys[nkeys].idx = i;
@@ -380,6 +421,8 @@ static int _build_layout(void)
 	g_root = root;
 	g_skipped = skipped;
 	g_orphans = orphans;
+	if (g_pass_same >= 0)
+		g_pass_same = 1;
 	xfree(keys);
 	xfree(ptrs);
 	return SLURM_SUCCESS;
@@ -391,31 +434,51 @@ fail:
 	return SLURM_ERROR;
 }
 
-/* Every association's usage, as slurmctld keeps it on each. */
+/*
+ * Every association's usage, as slurmctld keeps it on each, into g_tree;
+ * on the way, every record is compared with what the layout was built
+ * from. Returns 0, 1 when a record changed (the layout must be rebuilt),
+ * or -1 on error (logged).
+ */
 static int _refresh_usage(void)
 {
 	int i;
 
 	for (i = 0; i < g_n; i++) {
 		_rec_t *r = &g_recs[i];
+		slurmdb_assoc_rec_t *a = r->assoc;
 
+		if (i + PREFETCH_AHEAD < g_n) {
+			_rec_t *ahead = &g_recs[i + PREFETCH_AHEAD];
+
+			__builtin_prefetch(&ahead->assoc->id);
+			__builtin_prefetch(&ahead->assoc->usage);
+			_prefetch_usage(ahead->usage, 0);
+		}
+		if ((a->id != r->id) || (a->shares_raw != r->shares_raw) ||
+		    (a->usage != r->usage))
+			return 1;
+		if (!r->usage)
+			continue;
+		if (r->usage->parent_assoc_ptr != r->parent_ptr)
+			return 1;
 		if (r->tree_id < 0)
 			continue;
 		if (sb_assoc_tree_set_usage(g_tree, r->tree_id,
-					    _usage(r->assoc)) < 0) {
+					    _usage(a)) < 0) {
 			error(BUCKET_PFX "cannot set the usage of association %u: %m",
 			      r->id);
-			return SLURM_ERROR;
+			return -1;
 		}
 	}
-	return SLURM_SUCCESS;
+	return 0;
 }
 
 extern int bucket_assoc_compute(const prio_settings_t *conf)
 {
 	const char *alg_name;
 	bool rebuilt = false;
-	int crc = -1;
+	int crc = -1, rc;
 	DEF_TIMERS;
 
 	if (!conf || !assoc_mgr_assoc_list || !assoc_mgr_root_assoc ||
@@ -423,13 +486,18 @@ extern int bucket_assoc_compute(const prio_settings_t *conf)
 		return SLURM_ERROR;
 	START_TIMER;
 
-	if (!_same_layout()) {
+	rc = _same_list() ? _refresh_usage() : 1;
+	if (rc == 1) {
 		if (_build_layout() != SLURM_SUCCESS)
 			return SLURM_ERROR;
 		rebuilt = true;
+		rc = _refresh_usage();
 	}
-	if (_refresh_usage() != SLURM_SUCCESS)
+	if (rc != 0) {
+		if (rc > 0)
+			error(BUCKET_PFX "an association changed while the fair-share tree was built from it");
 		return SLURM_ERROR;
+	}
 
 	crc = sb_fairshare_compute(g_tree, conf->params.algorithm,
 				   conf->params.levels, conf->damp);
@@ -446,6 +514,71 @@ extern int bucket_assoc_compute(const prio_settings_t *conf)
 		 sb_assoc_tree_users(g_tree), g_skipped, g_orphans,
 		 rebuilt ? ", tree rebuilt" : "", DELTA_TIMER);
 	return SLURM_SUCCESS;
+}
+
+/*
+ * usage *= d (d = 0 zeroes it) on one association usage record; QOS
+ * records have the same fields in another type (SCALE_USAGE).
+ */
+static void _scale_one(slurmdb_assoc_usage_t *u, double d)
+{
+	SCALE_USAGE(u, d);
+}
+
+extern void bucket_assoc_scale_usage(double d)
+{
+	int i;
+
+	if (!assoc_mgr_assoc_list)
+		return;
+	if (!_same_list()) {
+		/* a list the layout does not know yet: plain walk */
+		ListIterator itr = list_iterator_create(assoc_mgr_assoc_list);
+		slurmdb_assoc_rec_t *a;
+
+		while ((a = list_next(itr))) {
+			if (!a->usage)
+				continue;
+			_scale_one(a->usage, d);
+			if (a->leaf_usage && (a->leaf_usage != a->usage))
+				_scale_one(a->leaf_usage, d);
+		}
+		list_iterator_destroy(itr);
+		return;
+	}
+	/*
+	 * The same records, through g_recs, in three prefetch stages: the
+	 * record's pointers, then its usage, then the usage's TRES array,
+	 * each loaded only once the stage before brought its line in. Only
+	 * the record's own usage pointers are followed: g_recs' copies may
+	 * be stale.
+	 */
+	for (i = 0; i < g_n; i++) {
+		slurmdb_assoc_rec_t *a = g_recs[i].assoc;
+		slurmdb_assoc_usage_t *u;
+
+		if (i + 3 * PREFETCH_AHEAD < g_n) {
+			a = g_recs[i + 3 * PREFETCH_AHEAD].assoc;
+			__builtin_prefetch(&a->usage);
+			__builtin_prefetch(&a->leaf_usage);
+		}
+		if ((i + 2 * PREFETCH_AHEAD < g_n) &&
+		    (u = g_recs[i + 2 * PREFETCH_AHEAD].assoc->usage)) {
+			__builtin_prefetch(&u->grp_used_wall, 1);
+			__builtin_prefetch(&u->usage_raw, 1);
+		}
+		if ((i + PREFETCH_AHEAD < g_n) &&
+		    (u = g_recs[i + PREFETCH_AHEAD].assoc->usage) &&
+		    u->usage_tres_raw)
+			__builtin_prefetch(u->usage_tres_raw, 1);
+
+		a = g_recs[i].assoc;
+		if (!(u = a->usage))
+			continue;
+		_scale_one(u, d);
+		if (a->leaf_usage && (a->leaf_usage != u))
+			_scale_one(a->leaf_usage, d);
+	}
 }
 
 extern void bucket_assoc_set_usage(slurmdb_assoc_rec_t *assoc)

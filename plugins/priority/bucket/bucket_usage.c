@@ -153,43 +153,16 @@ static void _write_state(time_t last_ran, time_t last_reset)
 /* ---- decay and reset ---------------------------------------------------- */
 
 /*
- * usage *= d (d = 0 zeroes it: a reset) for an association's or a QOS's
- * usage record, which have the same three fields but not the same type.
- */
-#define SCALE_USAGE(u, d)						\
-	do {								\
-		uint32_t _i;						\
-		(u)->usage_raw = (d) ? (u)->usage_raw * (d) : 0;	\
-		for (_i = 0; (u)->usage_tres_raw && (_i < (u)->tres_cnt); \
-		     _i++)						\
-			(u)->usage_tres_raw[_i] = (d) ?			\
-				(u)->usage_tres_raw[_i] * (d) : 0;	\
-		(u)->grp_used_wall = (d) ? (u)->grp_used_wall * (d) : 0; \
-	} while (0)
-
-/*
  * Multiply every association's and QOS's usage by @d: decay, or with
  * d = 0 a reset, which also zeroes the NoDecay QOS decay leaves alone.
+ * Caller holds the assoc and qos WRITE locks.
  */
-static void _scale_usage(double d)
+static void _scale_usage_locked(double d)
 {
-	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
-	slurmdb_assoc_rec_t *a;
 	slurmdb_qos_rec_t *q;
 	ListIterator itr;
 
-	assoc_mgr_lock(&locks);
-	if (assoc_mgr_assoc_list) {
-		itr = list_iterator_create(assoc_mgr_assoc_list);
-		while ((a = list_next(itr))) {
-			if (!a->usage)
-				continue;
-			SCALE_USAGE(a->usage, d);
-			if (a->leaf_usage && (a->leaf_usage != a->usage))
-				SCALE_USAGE(a->leaf_usage, d);
-		}
-		list_iterator_destroy(itr);
-	}
+	bucket_assoc_scale_usage(d);
 	if (assoc_mgr_qos_list) {
 		itr = list_iterator_create(assoc_mgr_qos_list);
 		while ((q = list_next(itr)))
@@ -198,20 +171,17 @@ static void _scale_usage(double d)
 				SCALE_USAGE(q->usage, d);
 		list_iterator_destroy(itr);
 	}
-	assoc_mgr_unlock(&locks);
-}
-
-static void _apply_decay(double d)
-{
-	if (d < 1.0)
-		_scale_usage(d);
 }
 
 /* PriorityUsageResetPeriod: zero every association's and QOS's usage. */
 static void _reset_usage(void)
 {
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
+
 	info("PriorityUsageResetPeriod: resetting all usage");
-	_scale_usage(0.0);
+	assoc_mgr_lock(&locks);
+	_scale_usage_locked(0.0);
+	assoc_mgr_unlock(&locks);
 }
 
 static int32_t _utc_offset(time_t now)
@@ -475,16 +445,42 @@ static void _init_run_secs(time_t last_ran)
 
 /* ---- the thread ---------------------------------------------------------- */
 
-static void _fairshare_pass(void)
+/*
+ * One pass: decay, running jobs' usage since the last pass, fair share,
+ * under one hold of the locks, so assoc_mgr's list is compared with the
+ * fair-share layout once (bucket_assoc_pass_begin). Job write lock held.
+ */
+static void _usage_pass(time_t now)
 {
-	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
+				   .tres = READ_LOCK };
 	prio_settings_t conf;
 
 	prio_settings_snapshot(&conf, NULL, 0);
-	if (!conf.calc_fairshare)
-		return;
 	assoc_mgr_lock(&locks);
-	(void) bucket_assoc_compute(&conf);
+	bucket_assoc_pass_begin();
+	if (g_last_ran && (now > g_last_ran)) {
+		double d = sb_decay_over(g_decay_factor, now - g_last_ran);
+
+		if (d < 1.0)
+			_scale_usage_locked(d);
+		/* move the mark under the same job lock, so job_end never
+		 * counts a second twice */
+		if (job_list) {
+			ListIterator itr = list_iterator_create(job_list);
+			job_record_t *job_ptr;
+
+			while ((job_ptr = list_next(itr)))
+				if (_accrues(job_ptr))
+					_job_usage(job_ptr, g_last_ran, now,
+						   false, true);
+			list_iterator_destroy(itr);
+		}
+	}
+	g_last_ran = now;
+	if (conf.calc_fairshare)
+		(void) bucket_assoc_compute(&conf);
+	bucket_assoc_pass_end();
 	assoc_mgr_unlock(&locks);
 }
 
@@ -506,8 +502,6 @@ static void *_decay_main(void *arg)
 	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK,
 					    .node = READ_LOCK,
 					    .part = READ_LOCK };
-	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
-				   .tres = READ_LOCK };
 	sb_reset_period_t reset = _reset_period(
 		slurm_conf.priority_reset_period);
 	int64_t next_reset = 0;
@@ -553,31 +547,8 @@ static void *_decay_main(void *arg)
 		}
 
 		lock_slurmctld(job_write_lock);
-		if (g_last_ran && (now > g_last_ran))
-			_apply_decay(sb_decay_over(g_decay_factor,
-						   now - g_last_ran));
 		site_factor_g_update();
-		/* running jobs' usage since the last pass, then move the mark
-		 * while still holding the job lock, so job_end never counts
-		 * a second twice */
-		if (g_last_ran && (now > g_last_ran) && job_list) {
-			ListIterator itr = list_iterator_create(job_list);
-			job_record_t *job_ptr;
-
-			assoc_mgr_lock(&locks);
-			while ((job_ptr = list_next(itr)))
-				if (_accrues(job_ptr))
-					_job_usage(job_ptr, g_last_ran, now,
-						   false, true);
-			assoc_mgr_unlock(&locks);
-			list_iterator_destroy(itr);
-		}
-		g_last_ran = now;
-		unlock_slurmctld(job_write_lock);
-
-		_fairshare_pass();
-
-		lock_slurmctld(job_write_lock);
+		_usage_pass(now);
 		bucket_job_recalc_all(now);
 		unlock_slurmctld(job_write_lock);
 

@@ -115,8 +115,37 @@ extern int bucket_assoc_compute(const prio_settings_t *conf);
  */
 extern void bucket_assoc_set_usage(slurmdb_assoc_rec_t *assoc);
 
+/*
+ * Bracket one decay pass (decay, job usage, fair share) held under one
+ * assoc WRITE lock: assoc_mgr's list is compared with the layout once, at
+ * the beginning (O(n), list nodes only), and trusted until the end.
+ */
+extern void bucket_assoc_pass_begin(void);
+extern void bucket_assoc_pass_end(void);
+
+/*
+ * Multiply every association's usage (and leaf usage) by @d: decay, or
+ * with d = 0 a reset. Caller holds the assoc WRITE lock. O(n).
+ */
+extern void bucket_assoc_scale_usage(double d);
+
 /* Release what the conversion keeps between passes. */
 extern void bucket_assoc_fini(void);
+
+/*
+ * usage *= d (d = 0 zeroes it: a reset) for an association's or a QOS's
+ * usage record, which have the same three fields but not the same type.
+ */
+#define SCALE_USAGE(u, d)						\
+	do {								\
+		uint32_t _i;						\
+		(u)->usage_raw = (d) ? (u)->usage_raw * (d) : 0;	\
+		for (_i = 0; (u)->usage_tres_raw && (_i < (u)->tres_cnt); \
+		     _i++)						\
+			(u)->usage_tres_raw[_i] = (d) ?			\
+				(u)->usage_tres_raw[_i] * (d) : 0;	\
+		(u)->grp_used_wall = (d) ? (u)->grp_used_wall * (d) : 0; \
+	} while (0)
 
 /* ---- bucket_usage.c: decay thread -------------------------------------- */
 
