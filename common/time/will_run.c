@@ -60,7 +60,9 @@ typedef struct {
 /* A segment after base: the node may be busy-later for some job. */
 static bool _has_later(const struct wr_node *nd, int64_t base)
 {
-	return nd->busy.n && nd->busy.w[nd->busy.n - 1].start > base;
+	const sb_busy_set_t *b = &nd->busy;
+
+	return b->n && sb_busy_set_windows(b)[b->n - 1].start > base;
 }
 
 /* Give node @i the busy set @busy (taken over), keeping nlater. */
@@ -266,7 +268,8 @@ int sb_will_run_commit(sb_will_run_t *w, const sb_will_run_result_t *res)
 		}
 	for (i = 0; i < k; i++) {
 		_set_busy(w, idx[i], busy[i]);
-		busy[i] = (sb_busy_set_t) { NULL, 0 };
+		/* Moved into the node: nothing left to free here. */
+		memset(&busy[i], 0, sizeof(busy[i]));
 		w->nodes[idx[i]].nwin++;
 	}
 	rc = 0;
@@ -292,7 +295,9 @@ void sb_will_run_result_fini(sb_will_run_result_t *res)
 /* Busy-later: a busy segment starts after a job ending at @e. */
 static bool _later(const struct wr_node *nd, int64_t e)
 {
-	return nd->busy.n && nd->busy.w[nd->busy.n - 1].start >= e;
+	const sb_busy_set_t *b = &nd->busy;
+
+	return b->n && sb_busy_set_windows(b)[b->n - 1].start >= e;
 }
 
 /* Window end for a start @s, or -1 if the window leaves the horizon. */
@@ -382,19 +387,20 @@ static int _ev_cmp(const void *a, const void *b)
 static int _node_events(const _q_t *q, const struct wr_node *nd, size_t b,
 			struct ev **ev, size_t *nev, size_t *cap)
 {
+	const sb_window_t *bw = sb_busy_set_windows(&nd->busy);
+	size_t j = 0, n = nd->busy.n;
 	int64_t prev = q->now, g0, g1, last;
-	size_t j = 0;
 
 	for (;;) {
 		/* The next free gap [g0, g1) at or after prev. */
-		while (j < nd->busy.n && nd->busy.w[j].end <= prev)
+		while (j < n && bw[j].end <= prev)
 			j++;
-		if (j < nd->busy.n && nd->busy.w[j].start <= prev) {
-			prev = nd->busy.w[j].end;
+		if (j < n && bw[j].start <= prev) {
+			prev = bw[j].end;
 			continue;
 		}
 		g0 = prev;
-		g1 = j < nd->busy.n ? nd->busy.w[j].start : q->w->end;
+		g1 = j < n ? bw[j].start : q->w->end;
 		if (g0 >= q->w->end)
 			return 0;
 		if (sb_time_add(g0, q->d) <= g1) {
@@ -414,9 +420,9 @@ static int _node_events(const _q_t *q, const struct wr_node *nd, size_t b,
 				(*ev)[(*nev)++] = (struct ev) { last + 1,
 					(uint32_t) b, -1 };
 		}
-		if (j >= nd->busy.n)
+		if (j >= n)
 			return 0;
-		prev = nd->busy.w[j].end;
+		prev = bw[j].end;
 	}
 }
 
