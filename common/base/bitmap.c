@@ -26,7 +26,6 @@ struct sb_bitmap {
 
 #if defined(__GNUC__) || defined(__clang__)
 #define _popc(x) ((unsigned) __builtin_popcountll(x))
-#define _ctz(x) ((unsigned) __builtin_ctzll(x))
 #define _clz(x) ((unsigned) __builtin_clzll(x))
 #else
 /* Portable fallbacks; still word-parallel (SWAR), no per-bit loops. */
@@ -36,11 +35,6 @@ static unsigned _popc(uint64_t x)
 	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
 	x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
 	return (unsigned) ((x * 0x0101010101010101ULL) >> 56);
-}
-
-static unsigned _ctz(uint64_t x)
-{
-	return _popc((x & (~x + 1)) - 1);
 }
 
 static unsigned _clz(uint64_t x)
@@ -54,6 +48,8 @@ static unsigned _clz(uint64_t x)
 	return 64 - _popc(x);
 }
 #endif
+/* Lowest set bit: bitmap.h's, shared with callers that walk words. */
+#define _ctz(x) sb_bitmap_word_ctz(x)
 
 static size_t _words_for(size_t size)
 {

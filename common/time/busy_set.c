@@ -22,12 +22,12 @@ static int _win_cmp(const void *a, const void *b)
 int sb_busy_set_build(int64_t base, int64_t end, int64_t until, bool down,
 		      const sb_window_t *win, size_t nwin, sb_busy_set_t *out)
 {
-	sb_window_t *v;
+	sb_window_t lone, *v = &lone;
 	size_t n = 0, m = 0, i;
 
-	out->w = NULL;
-	out->n = 0;
-	if (!(v = malloc((nwin + 1) * sizeof(*v)))) {
+	memset(out, 0, sizeof(*out));
+	/* Without windows there is one at most: no scratch array. */
+	if (nwin && !(v = malloc((nwin + 1) * sizeof(*v)))) {
 		errno = ENOMEM;
 		return -1;
 	}
@@ -45,50 +45,56 @@ int sb_busy_set_build(int64_t base, int64_t end, int64_t until, bool down,
 				v[n++] = (sb_window_t) { s, e };
 		}
 	}
-	if (!n) {
-		free(v);
-		return 0;
-	}
-	qsort(v, n, sizeof(*v), _win_cmp);
-	for (i = 1; i < n; i++) {
-		if (v[i].start <= v[m].end) {
-			if (v[i].end > v[m].end)
-				v[m].end = v[i].end;
-		} else {
-			v[++m] = v[i];
+	if (n > 1) {
+		qsort(v, n, sizeof(*v), _win_cmp);
+		for (i = 1; i < n; i++) {
+			if (v[i].start <= v[m].end) {
+				if (v[i].end > v[m].end)
+					v[m].end = v[i].end;
+			} else {
+				v[++m] = v[i];
+			}
 		}
+		n = m + 1;
 	}
-	out->w = v;
-	out->n = m + 1;
+	out->n = n;
+	if (n == 1)
+		out->one = v[0];
+	else if (n > 1)
+		out->w = v;
+	if (v != &lone && v != out->w)
+		free(v);
 	return 0;
 }
 
 bool sb_busy_set_free(const sb_busy_set_t *b, int64_t s, int64_t e)
 {
+	const sb_window_t *w = sb_busy_set_windows(b);
 	size_t lo = 0, hi = b->n;
 
 	/* The first window ending after s is the only one that can hit. */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (b->w[mid].end <= s)
+		if (w[mid].end <= s)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo == b->n || b->w[lo].start >= e;
+	return lo == b->n || w[lo].start >= e;
 }
 
 int sb_busy_set_check(const sb_busy_set_t *b, int64_t base, int64_t end)
 {
+	const sb_window_t *w;
 	size_t j;
 
-	if (!b || (b->n && !b->w))
+	if (!b || (b->n >= 2) != (b->w != NULL))
 		goto bad;
+	w = sb_busy_set_windows(b);
 	for (j = 0; j < b->n; j++)
-		if (b->w[j].start >= b->w[j].end || b->w[j].start < base ||
-		    b->w[j].end > end ||
-		    (j && b->w[j - 1].end >= b->w[j].start))
+		if (w[j].start >= w[j].end || w[j].start < base ||
+		    w[j].end > end || (j && w[j - 1].end >= w[j].start))
 			goto bad;
 	return 0;
 bad:
@@ -99,7 +105,8 @@ bad:
 bool sb_busy_set_equal(const sb_busy_set_t *a, const sb_busy_set_t *b)
 {
 	return a->n == b->n &&
-	       (!a->n || !memcmp(a->w, b->w, a->n * sizeof(*a->w)));
+	       (!a->n || !memcmp(sb_busy_set_windows(a), sb_busy_set_windows(b),
+				 a->n * sizeof(*a->w)));
 }
 
 void sb_busy_set_fini(sb_busy_set_t *b)
@@ -107,6 +114,5 @@ void sb_busy_set_fini(sb_busy_set_t *b)
 	if (!b)
 		return;
 	free(b->w);
-	b->w = NULL;
-	b->n = 0;
+	memset(b, 0, sizeof(*b));
 }

@@ -646,6 +646,90 @@ START_TEST(test_words)
 }
 END_TEST
 
+/* The lowest set bit of a word, against a bit-by-bit search. */
+START_TEST(test_word_ctz)
+{
+	sb_test_rng_t g;
+	unsigned p, want;
+	uint64_t x;
+	int j;
+
+	sb_test_rng_seed(&g, 0xc72ULL);
+	for (p = 0; p < 64; p++)
+		for (j = 0; j < 50; j++) {
+			/* Lowest set bit at p; random bits above it. */
+			x = (sb_test_rng_next(&g) | 1) << p;
+			if (j == 0)
+				x = UINT64_C(1) << p;
+			for (want = 0; !(x >> want & 1); want++)
+				;
+			ck_assert_uint_eq(want, p);
+			ck_assert_uint_eq(sb_bitmap_word_ctz(x), want);
+		}
+}
+END_TEST
+
+static bool _in_both(const sb_bitmap_t *a, const sb_bitmap_t *b,
+		     size_t i)
+{
+	return sb_bitmap_test(a, i) == 1 && sb_bitmap_test(b, i) == 1;
+}
+
+/* The walk over a & b that bitmap.h shows, against a per-bit test. */
+START_TEST(test_word_walk)
+{
+	sb_test_rng_t g;
+	size_t k, i, j, prev, nw;
+	uint64_t *aw, *bw, x;
+	sb_bitmap_t *a, *b;
+
+	sb_test_rng_seed(&g, 0xa1cULL);
+	for (k = 0; k < NSIZES; k++) {
+		nw = (sizes[k] + 63) / 64;
+		a = sb_bitmap_alloc(sizes[k]);
+		b = sb_bitmap_alloc(sizes[k]);
+		aw = calloc(nw, sizeof(*aw));
+		bw = calloc(nw, sizeof(*bw));
+		ck_assert(a && b && aw && bw);
+		for (j = 0; j < 20; j++) {
+			/* a from empty (j % 4 == 0) to dense; b 3 in 4. */
+			for (i = 0; i < sizes[k]; i++) {
+				if (sb_test_rng_below(&g, 4) < j % 4)
+					sb_bitmap_set(a, i);
+				else
+					sb_bitmap_clear(a, i);
+				if (sb_test_rng_below(&g, 4) < 3)
+					sb_bitmap_set(b, i);
+				else
+					sb_bitmap_clear(b, i);
+			}
+			ck_assert_int_eq(sb_bitmap_store_words(a, aw, nw), 0);
+			ck_assert_int_eq(sb_bitmap_store_words(b, bw, nw), 0);
+			/* Every bit visited is in a & b, ascending, and the
+			 * bits between two visited ones are not. */
+			prev = 0;
+			for (i = 0; i < nw; i++)
+				for (x = aw[i] & bw[i]; x; x &= x - 1) {
+					size_t bit = i * 64 +
+						sb_bitmap_word_ctz(x);
+
+					ck_assert_uint_lt(bit, sizes[k]);
+					for (; prev < bit; prev++)
+						ck_assert(!_in_both(a, b, prev));
+					ck_assert(_in_both(a, b, bit));
+					prev = bit + 1;
+				}
+			for (; prev < sizes[k]; prev++)
+				ck_assert(!_in_both(a, b, prev));
+		}
+		sb_bitmap_free(a);
+		sb_bitmap_free(b);
+		free(aw);
+		free(bw);
+	}
+}
+END_TEST
+
 START_TEST(test_random_vs_oracle)
 {
 	sb_test_rng_t r;
@@ -669,6 +753,8 @@ int main(void)
 	tcase_add_test(tc, test_fmt_parse);
 	tcase_add_test(tc, test_fmt_roundtrip_random);
 	tcase_add_test(tc, test_words);
+	tcase_add_test(tc, test_word_ctz);
+	tcase_add_test(tc, test_word_walk);
 	/* One test per size: 8 x 140,000 = 1,120,000 operations. */
 	tcase_add_loop_test(tc, test_random_vs_oracle, 0, (int) NSIZES);
 	suite_add_tcase(s, tc);
