@@ -21,12 +21,17 @@
 #   SB_BENCH_ALGS    priority/bucket's algorithms to run (default
 #                    "level_based fair_tree")
 #   SB_BENCH_PASSES  passes of priority/bucket measured (default 10)
+#   SB_BENCH_MF      0: priority/bucket only, no priority/multifactor part
+#                    (to compare builds of priority/bucket quickly)
 #   SB_BENCH_PERF    a directory: perf profiles (software clock, call
 #                    graphs) of priority/bucket's decay thread, one per
 #                    algorithm, are written there as perf-bucket-ALG.txt
 #   SB_BENCH_SSHARE  runs of 'sshare -a' timed per plugin (default 5;
 #                    0 skips it: at 100,000 associations one takes
-#                    minutes)
+#                    minutes under either plugin, in the sshare client:
+#                    its Account column's tree indentation looks each
+#                    line's parent up in a list of every line printed so
+#                    far, slurmdb_tree_name_get(), O(n^2))
 #
 # What is measured, per plugin:
 #   decay thread  CPU time of the plugin's decay thread per pass
@@ -166,24 +171,26 @@ PASS_RE="fair-share pass over $((total + NACCT + 2)) associations"
 _passes() { grep -c "$PASS_RE" "$LOG"; }
 _at_least() { [ "$(_passes)" -ge "$1" ]; }
 
-# Calls of FUNC in SO timed by perf uprobes on its entry and return (the
-# probes are the machine's, not the process': removed again at once).
+# Calls of FUNC... in SO timed by perf uprobes on their entry and return
+# (the probes are the machine's, not the process': removed again at once).
 PROBE_DATA=
-_probe_start() {	# SO FUNC
-	local grp
-	grp=probe_$(basename "$1" .so | tr -c 'a-zA-Z0-9_\n' _)
-	PROBE_DATA=$SB_DIR/probe-$2.data
+_probe_start() {	# SO FUNC...
+	local so=$1 f
+	shift
+	PROBE_GRP=probe_$(basename "$so" .so | tr -c 'a-zA-Z0-9_\n' _)
+	PROBE_DATA=$SB_DIR/probe-$1.data
 	probe_pid=
-	perf probe -q -d "$grp:*" >/dev/null 2>&1
-	if command -v perf >/dev/null &&
-	   perf probe -q -x "$1" --add "$2" 2>/dev/null &&
-	   perf probe -q -x "$1" --add "$2%return" 2>/dev/null; then
-		perf record -q -e "$grp:*" -p "$SB_CTLD_PID" \
-			-o "$PROBE_DATA" >/dev/null 2>&1 &
-		probe_pid=$!
-		sleep 1
-	fi
-	PROBE_GRP=$grp
+	perf probe -q -d "$PROBE_GRP:*" >/dev/null 2>&1
+	command -v perf >/dev/null || return 0
+	for f in "$@"; do
+		perf probe -q -x "$so" --add "$f" 2>/dev/null &&
+			perf probe -q -x "$so" --add "$f%return" 2>/dev/null ||
+			return 0
+	done
+	perf record -q -e "$PROBE_GRP:*" -p "$SB_CTLD_PID" \
+		-o "$PROBE_DATA" >/dev/null 2>&1 &
+	probe_pid=$!
+	sleep 1
 }
 _probe_stop() {
 	if [ -n "$probe_pid" ]; then
@@ -192,19 +199,19 @@ _probe_stop() {
 	fi
 	perf probe -q -d "$PROBE_GRP:*" >/dev/null 2>&1
 }
-# per thread: the first entry to the matching return (the PLT stub and
-# the function both fire for an exported function), in ms
+# FUNC's calls, ms each: per thread, the first entry to the matching
+# return (the PLT stub and the function both fire for an exported one)
 _probe_times() {
 	[ -n "$probe_pid" ] || return 0
 	perf script -i "$PROBE_DATA" -F tid,time,event 2>/dev/null |
-		awk '{ t = $2; sub(/:$/, "", t) }
-		     $3 ~ /__return/ { if ($1 in s) { print (t - s[$1]) * 1000; delete s[$1] } next }
-		     !($1 in s) { s[$1] = t }'
+		awk -v f="$1" '{ t = $2; sub(/:$/, "", t); e = $3; sub(/:$/, "", e); sub(/^[^:]*:/, "", e) }
+		     e == f "__return" { if ($1 in s) { print (t - s[$1]) * 1000; delete s[$1] } next }
+		     e == f && !($1 in s) { s[$1] = t }'
 }
-_probe_count() { _probe_times | wc -l; }
+_probe_count() { _probe_times "$1" | wc -l; }
 _probe_median() {
 	[ -n "$probe_pid" ] || { echo "?"; return; }
-	_probe_times | _median | awk '{ printf "%.2f", $1 }'
+	_probe_times "$1" | _median | awk '{ printf "%.2f", $1 }'
 }
 
 # ---- priority/bucket ---------------------------------------------------------
@@ -223,14 +230,15 @@ for alg in $ALGS; do
 	# figures do not pay for
 	scontrol setdebugflags -Priority
 	sleep 2
-	_probe_start "$BUCKET_SO" bucket_assoc_compute
+	_probe_start "$BUCKET_SO" bucket_assoc_compute bucket_assoc_pass_begin
 	c0=$(_cpu_ns "$tid")
 	sleep "$PASSES"
 	c1=$(_cpu_ns "$tid")
 	_probe_stop
-	n=$(_probe_count)
+	n=$(_probe_count bucket_assoc_compute)
 	thread=$(awk -v c="$((c1 - c0))" -v n="$n" 'BEGIN { printf "%.2f", n ? c / n / 1e6 : 0 }')
-	pass=$(_probe_median)
+	pass=$(_probe_median bucket_assoc_compute)
+	walk=$(_probe_median bucket_assoc_pass_begin)
 	if [ -n "${SB_BENCH_PERF:-}" ] && command -v perf >/dev/null; then
 		mkdir -p "$SB_BENCH_PERF"
 		perf record -q -F 999 -g -t "$tid" -o "$SB_DIR/perf-$alg.data" \
@@ -241,9 +249,15 @@ for alg in $ALGS; do
 	fi
 	sprio_ms=$(_lat sprio)
 	sshare_ms=$(_sshare_lat)
-	results+=("RESULT priority/bucket $alg $total $pass $thread $sprio_ms $sshare_ms")
-	_sb_say "priority/bucket $alg: fair-share pass $pass ms, decay thread $thread ms CPU per pass"
+	results+=("RESULT priority/bucket $alg $total $pass $thread $sprio_ms $sshare_ms $walk")
+	_sb_say "priority/bucket $alg: fair-share pass $pass ms (+ list check $walk ms), decay thread $thread ms CPU per pass"
 done
+
+if [ "${SB_BENCH_MF:-1}" = 0 ]; then
+	printf '%s\n' "${results[@]}"
+	sb_cluster_stop
+	exit 0
+fi
 
 # ---- priority/multifactor (Fair Tree) on the same tree -----------------------
 # Without DebugFlags=Priority: multifactor then logs every association on
@@ -275,12 +289,12 @@ while [ ${#bursts[@]} -lt 2 ] && [ $((SECONDS - s0)) -lt 400 ]; do
 done
 mf_thread=$(printf '%s\n' "${bursts[@]}" | awk '{ s += $1; n++ } END { if (n) printf "%.2f", s / n / 1e6; else print "?" }')
 _probe_stop
-mf_pass=$(_probe_median)
+mf_pass=$(_probe_median fair_tree_decay)
 sprio_ms=$(_lat sprio)
 sshare_ms=$(_sshare_lat)
-results+=("RESULT priority/multifactor fair_tree $total $mf_pass $mf_thread $sprio_ms $sshare_ms")
+results+=("RESULT priority/multifactor fair_tree $total $mf_pass $mf_thread $sprio_ms $sshare_ms -")
 
 echo "# $total user associations ($NACCT accounts x $NUSER users), loaded by $LOAD"
-echo "# RESULT plugin algorithm associations fs_pass_ms decay_thread_ms_per_pass sprio_ms sshare_a_ms"
+echo "# RESULT plugin algorithm associations fs_pass_ms decay_thread_ms_per_pass sprio_ms sshare_a_ms list_check_ms"
 printf '%s\n' "${results[@]}"
 sb_cluster_stop
