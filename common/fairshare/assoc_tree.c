@@ -338,8 +338,8 @@ int sb_assoc_tree_users(const sb_assoc_tree_t *t)
 	return t ? t->n_users : 0;
 }
 
-int sb_assoc_tree_get_result(const sb_assoc_tree_t *t, int id,
-			     sb_assoc_result_t *out)
+/* 0 if @t and @out are given and @id is one of @t's; else -1, errno set. */
+static int _readable(const sb_assoc_tree_t *t, int id, const void *out)
 {
 	if (!t || !out) {
 		errno = EINVAL;
@@ -349,6 +349,14 @@ int sb_assoc_tree_get_result(const sb_assoc_tree_t *t, int id,
 		errno = ENOENT;
 		return -1;
 	}
+	return 0;
+}
+
+int sb_assoc_tree_get_result(const sb_assoc_tree_t *t, int id,
+			     sb_assoc_result_t *out)
+{
+	if (_readable(t, id, out) < 0)
+		return -1;
 	out->is_user = t->is_user[id];
 	out->shares_norm = t->shares_norm[id];
 	out->usage_efctv = t->usage_efctv[id];
@@ -359,14 +367,8 @@ int sb_assoc_tree_get_result(const sb_assoc_tree_t *t, int id,
 
 int sb_assoc_tree_get(const sb_assoc_tree_t *t, int id, sb_assoc_info_t *out)
 {
-	if (!t || !out) {
-		errno = EINVAL;
+	if (_readable(t, id, out) < 0)
 		return -1;
-	}
-	if (id < 0 || id >= t->n) {
-		errno = ENOENT;
-		return -1;
-	}
 	out->id = id;
 	out->parent = t->parent[id];
 	out->fs_parent = t->fs_parent[id];
