@@ -106,7 +106,7 @@ _perf_stop() {
 	perf script -i "$PERF_DATA" -F comm,tid,ip,sym,dso 2>/dev/null |
 		awk -f "$here/perf-share.awk" \
 		>"$OUT/perf-${SEL//+/-}-$BURST-$NODES.txt"
-	rm -f "$PERF_DATA"
+	[ -n "${SB_PERF_KEEP:-}" ] || rm -f "$PERF_DATA"
 }
 
 # ---- bursts ----------------------------------------------------------------
@@ -185,7 +185,13 @@ _burst_c() {
 		      for (i = 1; i <= NR; i++) { free += d[i]; if (free >= b) { print e[i]; exit } }
 		      print "never" }')
 	sdiag -r >/dev/null
-	TEST_MS=$(for i in 1 2 3 4 5; do
+	# --perf: only the WILL_RUN RPCs (20 of them, for enough samples) and
+	# the backfill cycle that plans the job are recorded (the fill is
+	# thousands of other RPCs on the same threads)
+	local tests=5
+	[ "$PERF" = 1 ] && tests=20
+	_perf_start
+	TEST_MS=$(for ((i = 0; i < tests; i++)); do
 		t0=$(_ms)
 		sbatch --test-only -N "$BIG" --exclusive -t 60 --wrap true \
 			>"$SB_DIR/testonly.out" 2>&1
@@ -200,6 +206,7 @@ _burst_c() {
 	}
 	wait_for 600 _started
 	BF_TO_START=$(($(_ms) - t0))
+	_perf_stop
 	SQ_START=$(squeue -h -j "$id" --start -o %S 2>/dev/null)
 	SQUEUE_MS=$(for i in 1 2 3 4 5; do
 		t0=$(_ms)
@@ -212,7 +219,7 @@ _burst_c() {
 
 sdiag -r >/dev/null
 cpu0=$(_cpu_ticks) bf0=$(_thread_ns bckfl) sa0=$(_thread_ns sched_agent)
-_perf_start
+[ "$BURST" = c ] || _perf_start
 T0=$(_ms)
 T_SUB=- T_START=- T_DRAIN=- JPS=- T_FILL=- RUNNING_NOW=- TEST_MS=- TEST_START=-
 BF_TO_START=- SQ_START=- SQUEUE_MS=- ORACLE=-
