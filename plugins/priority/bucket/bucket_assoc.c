@@ -22,7 +22,9 @@
  * records ahead so the misses overlap instead of queueing; the record
  * fields it compares to the layout's (id, shares, usage and parent
  * pointers) sit on the lines the pass reads anyway. The usage decay
- * (bucket_assoc_scale_usage) walks the records the same way.
+ * (bucket_assoc_scale_usage) reaches the records the same way, after the
+ * same one walk (bucket_assoc_pass_begin).
+ *
  * Siblings are added users first, then accounts, each sorted by name
  * (partition second), depth first: the order sshare prints them in. Tied
  * accounts are ranked in that order, so 'sbucket fairshare' run on
@@ -38,7 +40,8 @@
  *                                     association's own bucket value over
  *                                     the bucket maximum, in [0, 1] (0 for
  *                                     0 shares, 'parent' accounts and below
- *                                     the last level); classic: 0
+ *                                     the last level; common/ computes
+ *                                     it); classic: 0
  *
  * Root keeps what multifactor leaves there: NormShares from assoc_mgr,
  * NormUsage and FairShare unset, EffectvUsage 1, LevelFS NO_VAL (blank).
