@@ -57,12 +57,18 @@ typedef struct {
 	uint64_t m;			/* its bits not visited yet */
 } _walk_t;
 
-/* A segment after base: the node may be busy-later for some job. */
-static bool _has_later(const struct wr_node *nd, int64_t base)
+/* Start of the node's last busy window, INT64_MIN when it has none. */
+static int64_t _last_start(const struct wr_node *nd)
 {
 	const sb_busy_set_t *b = &nd->busy;
 
-	return b->n && sb_busy_set_windows(b)[b->n - 1].start > base;
+	return b->n ? sb_busy_set_windows(b)[b->n - 1].start : INT64_MIN;
+}
+
+/* A segment after base: the node may be busy-later for some job. */
+static bool _has_later(const struct wr_node *nd, int64_t base)
+{
+	return _last_start(nd) > base;
 }
 
 /* Give node @i the busy set @busy (taken over), keeping nlater. */
@@ -290,14 +296,6 @@ void sb_will_run_result_fini(sb_will_run_result_t *res)
 		return;
 	sb_placement_fini(&res->pl);
 	memset(res, 0, sizeof(*res));
-}
-
-/* Busy-later: a busy segment starts after a job ending at @e. */
-static bool _later(const struct wr_node *nd, int64_t e)
-{
-	const sb_busy_set_t *b = &nd->busy;
-
-	return b->n && sb_busy_set_windows(b)[b->n - 1].start >= e;
 }
 
 /* Window end for a start @s, or -1 if the window leaves the horizon. */
@@ -582,7 +580,8 @@ static int _pick(_q_t *q, int64_t s, sb_bitmap_t **res)
 				const struct wr_node *nd = &q->w->nodes[i];
 
 				if (sb_busy_set_free(&nd->busy, s, e) &&
-				    _later(nd, e) == !pass)
+				    /* busy-later: busy again after it */
+				    (_last_start(nd) >= e) == !pass)
 					list[nl++] = i;
 			}
 		if (nl < need) {

@@ -250,10 +250,8 @@ static void _write_back(const sb_assoc_tree_t *t, _rec_t *recs, int n,
 			continue;
 		}
 		if (root_raw > 0) {
-			u->usage_norm = u->usage_raw / root_raw;
-			if (!isfinite(u->usage_norm) || (u->usage_norm < 0))
-				u->usage_norm = 0;
-			else if (u->usage_norm > 1)
+			u->usage_norm = _usage(recs[i].assoc) / root_raw;
+			if (u->usage_norm > 1)
 				u->usage_norm = 1;
 		} else {
 			u->usage_norm = 0;
@@ -326,7 +324,6 @@ static bool _same_list(void)
 
 extern void bucket_assoc_pass_begin(void)
 {
-	g_pass_same = -1;
 	g_pass_same = _walk_list();
 }
 
@@ -528,6 +525,16 @@ static void _scale_one(slurmdb_assoc_usage_t *u, double d)
 	SCALE_USAGE(u, d);
 }
 
+/* An association's usage, and what its deleted children left, by @d. */
+static void _scale_assoc(slurmdb_assoc_rec_t *a, double d)
+{
+	if (!a->usage)
+		return;
+	_scale_one(a->usage, d);
+	if (a->leaf_usage && (a->leaf_usage != a->usage))
+		_scale_one(a->leaf_usage, d);
+}
+
 extern void bucket_assoc_scale_usage(double d)
 {
 	int i;
@@ -539,13 +546,8 @@ extern void bucket_assoc_scale_usage(double d)
 		ListIterator itr = list_iterator_create(assoc_mgr_assoc_list);
 		slurmdb_assoc_rec_t *a;
 
-		while ((a = list_next(itr))) {
-			if (!a->usage)
-				continue;
-			_scale_one(a->usage, d);
-			if (a->leaf_usage && (a->leaf_usage != a->usage))
-				_scale_one(a->leaf_usage, d);
-		}
+		while ((a = list_next(itr)))
+			_scale_assoc(a, d);
 		list_iterator_destroy(itr);
 		return;
 	}
@@ -557,7 +559,7 @@ extern void bucket_assoc_scale_usage(double d)
 	 * be stale.
 	 */
 	for (i = 0; i < g_n; i++) {
-		slurmdb_assoc_rec_t *a = g_recs[i].assoc;
+		slurmdb_assoc_rec_t *a;
 		slurmdb_assoc_usage_t *u;
 
 		if (i + 3 * PREFETCH_AHEAD < g_n) {
@@ -575,12 +577,7 @@ extern void bucket_assoc_scale_usage(double d)
 		    u->usage_tres_raw)
 			__builtin_prefetch(u->usage_tres_raw, 1);
 
-		a = g_recs[i].assoc;
-		if (!(u = a->usage))
-			continue;
-		_scale_one(u, d);
-		if (a->leaf_usage && (a->leaf_usage != u))
-			_scale_one(a->leaf_usage, d);
+		_scale_assoc(g_recs[i].assoc, d);
 	}
 }
 
