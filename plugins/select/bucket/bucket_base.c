@@ -24,16 +24,7 @@
 
 #include <stddef.h>
 
-#include "slurm/slurm.h"
-#include "slurm/slurm_errno.h"
-
-#include "src/common/log.h"
-#include "src/common/pack.h"
-#include "src/common/plugin.h"
-#include "src/common/read_config.h"
-#include "src/common/select.h"
-#include "src/common/slurm_selecttype_info.h"
-#include "src/common/xstring.h"
+#include "sb_slurm.h"
 
 #include "select_bucket.h"
 

@@ -18,13 +18,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "slurm/slurm.h"
-
-#include "src/common/log.h"
-#include "src/common/node_conf.h"
-#include "src/common/xmalloc.h"
-#include "src/common/xstring.h"
-#include "src/slurmctld/slurmctld.h"
+#include "sb_slurm.h"
 
 #include "select_bucket.h"
 
@@ -143,7 +137,7 @@ extern int64_t convert_time_limit(const job_record_t *job_ptr)
 
 extern uint32_t convert_node_cpus(const job_record_t *job_ptr)
 {
-	const struct job_details *d = job_ptr->details;
+	const job_details_t *d = job_ptr->details;
 	uint32_t cpus = d->pn_min_cpus;
 
 	if (d->ntasks_per_node)
@@ -155,7 +149,7 @@ extern uint32_t convert_node_cpus(const job_record_t *job_ptr)
 extern int convert_request(sb_request_t *r, job_record_t *job_ptr,
 			   uint32_t count)
 {
-	struct job_details *d = job_ptr->details;
+	job_details_t *d = job_ptr->details;
 	const char *prefer;
 	sb_chunk_t *c;
 	uint64_t mem;

@@ -35,14 +35,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "slurm/slurm_errno.h"
-
-#include "src/common/gres.h"
-#include "src/common/log.h"
-#include "src/common/node_conf.h"
-#include "src/common/select.h"
-#include "src/common/xmalloc.h"
-#include "src/slurmctld/slurmctld.h"
+#include "sb_slurm.h"
 
 #include "base_reason.h"
 #include "select_bucket.h"
@@ -71,7 +64,7 @@ static const char *_mode_name(uint16_t mode)
  */
 static void _share_facts(const job_record_t *job_ptr, sb_share_facts_t *f)
 {
-	const struct job_details *d = job_ptr->details;
+	const job_details_t *d = job_ptr->details;
 	uint16_t part_share = job_ptr->part_ptr ?
 		job_ptr->part_ptr->max_share : 1;
 
@@ -104,9 +97,9 @@ static bool _shares(const job_record_t *job_ptr)
 static bool _feature_count_call(const job_record_t *job_ptr,
 				uint32_t min_nodes, uint32_t req_nodes)
 {
-	const struct job_details *d = job_ptr->details;
+	const job_details_t *d = job_ptr->details;
 	job_feature_t *feat;
-	ListIterator itr;
+	list_itr_t *itr;
 	bool found = false;
 
 	if ((min_nodes != req_nodes) || (d->min_nodes != min_nodes) ||
@@ -127,11 +120,11 @@ static bool _feature_count_call(const job_record_t *job_ptr,
 static const char *_base_reason(const job_record_t *job_ptr,
 				bitstr_t *bitmap, uint32_t min_nodes,
 				uint32_t max_nodes, uint32_t req_nodes,
-				uint16_t mode, List preemptee_candidates,
+				uint16_t mode, list_t *preemptee_candidates,
 				bitstr_t *exc_core_bitmap,
 				const sb_policy_t *policy)
 {
-	const struct job_details *d = job_ptr->details;
+	const job_details_t *d = job_ptr->details;
 	sb_base_facts_t f = {
 		.min_nodes = min_nodes,
 		.max_nodes = max_nodes,
@@ -322,8 +315,8 @@ static int _decide(_job_t *j, bitstr_t *bitmap, bitstr_t *out,
 
 static int _base_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		      uint32_t min_nodes, uint32_t max_nodes,
-		      uint32_t req_nodes, uint16_t mode, List cands,
-		      List *preemptee_job_list, bitstr_t *exc_core_bitmap,
+		      uint32_t req_nodes, uint16_t mode, list_t *cands,
+		      list_t **preemptee_job_list, bitstr_t *exc_core_bitmap,
 		      const char *why)
 {
 	char *hl;
@@ -353,7 +346,7 @@ static int _base_test(job_record_t *job_ptr, bitstr_t *bitmap,
 extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		    uint32_t min_nodes, uint32_t max_nodes,
 		    uint32_t req_nodes, uint16_t mode,
-		    List preemptee_candidates, List *preemptee_job_list,
+		    list_t *preemptee_candidates, list_t **preemptee_job_list,
 		    bitstr_t *exc_core_bitmap)
 {
 	const char *why, *res_name, *path = NULL;

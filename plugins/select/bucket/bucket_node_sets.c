@@ -27,14 +27,7 @@
 
 #include <stdlib.h>
 
-#include "slurm/slurm_errno.h"
-
-#include "src/common/log.h"
-#include "src/common/node_conf.h"
-#include "src/common/slurm_topology.h"
-#include "src/common/xmalloc.h"
-#include "src/slurmctld/preempt.h"
-#include "src/slurmctld/slurmctld.h"
+#include "sb_slurm.h"
 
 #include "select_bucket.h"
 
@@ -91,8 +84,8 @@ static _set_t *_node_sets(bitstr_t *bitmap, int *nsets)
 extern int node_sets_run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 			     uint32_t min_nodes, uint32_t max_nodes,
 			     uint32_t req_nodes, uint16_t mode,
-			     List preemptee_candidates,
-			     List *preemptee_job_list, bitstr_t *exc_core_bitmap,
+			     list_t *preemptee_candidates,
+			     list_t **preemptee_job_list, bitstr_t *exc_core_bitmap,
 			     bool shares)
 {
 	bool accumulate = shares || slurm_preemption_enabled() ||

@@ -31,12 +31,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "slurm/slurm_errno.h"
-
-#include "src/common/log.h"
-#include "src/common/node_conf.h"
-#include "src/common/xmalloc.h"
-#include "src/slurmctld/slurmctld.h"
+#include "sb_slurm.h"
 
 #include "cluster_model.h"
 #include "select_bucket.h"
@@ -149,7 +144,7 @@ static sb_model_resv_t *_resv_read(size_t *nresv)
 	bucket_state_t *s = &bucket_state;
 	sb_model_resv_t *v;
 	slurmctld_resv_t *resv;
-	ListIterator itr;
+	list_itr_t *itr;
 	size_t k = 0;
 
 	*nresv = 0;
@@ -334,7 +329,7 @@ static int64_t *_busy_until(void)
 	int64_t *until = xcalloc(s->n ? s->n : 1, sizeof(int64_t));
 	sb_bitmap_t *nodes = sb_bitmap_alloc(s->n);
 	job_record_t *job_ptr;
-	ListIterator itr;
+	list_itr_t *itr;
 
 	if (!nodes || !job_list) {
 		sb_bitmap_free(nodes);

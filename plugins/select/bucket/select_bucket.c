@@ -24,19 +24,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "slurm/slurm.h"
-#include "slurm/slurm_errno.h"
-
-#include "src/common/list.h"
-#include "src/common/log.h"
-#include "src/common/node_conf.h"
-#include "src/common/read_config.h"
-#include "src/common/run_in_daemon.h"
-#include "src/common/select.h"
-#include "src/common/slurm_selecttype_info.h"
-#include "src/common/xmalloc.h"
-#include "src/common/xstring.h"
-#include "src/slurmctld/slurmctld.h"
+#include "sb_slurm.h"
 
 #include "select_bucket.h"
 
@@ -172,7 +160,7 @@ extern int select_p_state_restore(char *dir_name)
 	return (*base.state_restore)(dir_name);
 }
 
-extern int select_p_job_init(List job_list_arg)
+extern int select_p_job_init(list_t *job_list_arg)
 {
 	return (*base.job_init)(job_list_arg);
 }
@@ -203,8 +191,8 @@ extern int select_p_node_init(void)
 extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			     uint32_t min_nodes, uint32_t max_nodes,
 			     uint32_t req_nodes, uint16_t mode,
-			     List preemptee_candidates,
-			     List *preemptee_job_list,
+			     list_t *preemptee_candidates,
+			     list_t **preemptee_job_list,
 			     bitstr_t *exc_core_bitmap)
 {
 	if (!job_ptr || !job_ptr->details || !bitmap)
@@ -391,7 +379,7 @@ extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
 	return (*base.jobinfo_xstrdup)(jobinfo, mode);
 }
 
-static void _add_pair(List l, const char *name, const char *value)
+static void _add_pair(list_t *l, const char *name, const char *value)
 {
 	config_key_pair_t *p = xmalloc(sizeof(*p));
 
@@ -401,7 +389,7 @@ static void _add_pair(List l, const char *name, const char *value)
 }
 
 /* The base, bucket.conf's effective settings, for 'scontrol show config'. */
-static void _config_pairs(List l)
+static void _config_pairs(list_t *l)
 {
 	char *text, *line, *save = NULL, *eq, buf[64];
 
@@ -434,7 +422,7 @@ static void _config_pairs(List l)
 extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 					 job_record_t *job_ptr, void *data)
 {
-	List *l = data;
+	list_t **l = data;
 	int rc;
 
 	/*

@@ -44,10 +44,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "src/common/bitstring.h"
-#include "src/common/list.h"
-#include "src/common/select.h"
-#include "src/slurmctld/slurmctld.h"
+#include "sb_slurm.h"
 
 #include "bucket.h"
 #include "bucket_conf.h"
@@ -62,9 +59,9 @@
  * let them, and there they are NULL and never used (only slurmctld
  * builds buckets). Functions resolve lazily, when slurmctld calls them.
  */
-extern List job_list __attribute__((weak));
-extern List part_list __attribute__((weak));
-extern List resv_list __attribute__((weak));
+extern list_t *job_list __attribute__((weak));
+extern list_t *part_list __attribute__((weak));
+extern list_t *resv_list __attribute__((weak));
 extern time_t last_resv_update __attribute__((weak));
 extern time_t last_job_update __attribute__((weak));
 extern bitstr_t *avail_node_bitmap __attribute__((weak));
@@ -160,8 +157,8 @@ extern bool base_single_test(void);
 extern int node_sets_run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 			     uint32_t min_nodes, uint32_t max_nodes,
 			     uint32_t req_nodes, uint16_t mode,
-			     List preemptee_candidates,
-			     List *preemptee_job_list, bitstr_t *exc_core_bitmap,
+			     list_t *preemptee_candidates,
+			     list_t **preemptee_job_list, bitstr_t *exc_core_bitmap,
 			     bool shares);
 
 /* ---- bucket_convert.c: Slurm -> common/ -------------------------------- */
@@ -239,7 +236,7 @@ extern sb_will_run_t *state_plan(time_t now, const void *skip_resv,
 extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		    uint32_t min_nodes, uint32_t max_nodes,
 		    uint32_t req_nodes, uint16_t mode,
-		    List preemptee_candidates, List *preemptee_job_list,
+		    list_t *preemptee_candidates, list_t **preemptee_job_list,
 		    bitstr_t *exc_core_bitmap);
 
 #endif /* SELECT_BUCKET_H */
