@@ -91,7 +91,17 @@ AC_DEFUN([SB_SLURM], [
   AS_IF([! grep -q '^#define NDEBUG 1' "$sb_slurm_src/config.h"],
     [AC_MSG_WARN([$sb_slurm_src/config.h lacks NDEBUG: xassert() will be live, unlike Debian's daemons])])
 
-  dnl 5. Plugin directory: Slurm's own, found where its stock plugins live.
+  dnl 5. The series: one directory of plugins/series/ per supported
+  dnl major.minor holds everything that differs between them.
+  sb_series=`printf '%d.%02d' $((sb_hdr_ver >> 16)) $(((sb_hdr_ver >> 8) & 255))`
+  AC_MSG_CHECKING([for the plugins' support of Slurm $sb_series])
+  AS_IF([test ! -f "$srcdir/plugins/series/$sb_series/sb_slurm.h"],
+    [AC_MSG_RESULT([no])
+     sb_known=`cd "$srcdir/plugins/series" && ls -d [[0-9]]*.[[0-9]]* 2>/dev/null | tr '\n' ' '`
+     AC_MSG_ERROR([Slurm $sb_hdr_str is of the series $sb_series, which slurm-buckets does not support (supported: $sb_known)])])
+  AC_MSG_RESULT([yes (plugins/series/$sb_series)])
+
+  dnl 6. Plugin directory: Slurm's own, found where its stock plugins live.
   AS_IF([test "x$sb_plugindir" = x], [
     sb_multiarch=`$CC -print-multiarch 2>/dev/null`
     for d in "/usr/lib/$sb_multiarch/slurm-wlm" /usr/lib64/slurm /usr/lib/slurm \
@@ -102,6 +112,8 @@ AC_DEFUN([SB_SLURM], [
     [AC_MSG_ERROR([cannot find Slurm's PluginDir (no select_linear.so in the usual places): use --with-slurm-plugindir=DIR])])
 
   SLURM_SRC_CPPFLAGS="-I$sb_slurm_src -I$sb_slurm_src/src/common"
+  SLURM_SERIES=$sb_series
+  AC_SUBST([SLURM_SERIES])
   SLURM_VERSION_STRING=$sb_hdr_str
   SLURM_VERSION_NUMBER=`printf '0x%06x' $sb_hdr_ver`
   SLURM_PLUGINDIR=$sb_plugindir
@@ -114,6 +126,8 @@ AC_DEFUN([SB_SLURM], [
   AC_SUBST([SLURM_PLUGINDIR])
   AC_SUBST([SLURM_SOURCE_DIR])
   AC_SUBST([SLURMCTLD])
+  AM_CONDITIONAL([SLURM_22_05], [test "x$sb_series" = x22.05])
+  AM_CONDITIONAL([SLURM_24_11], [test "x$sb_series" = x24.11])
   AC_DEFINE_UNQUOTED([SB_SLURM_VERSION], ["$sb_hdr_str"],
     [Slurm version the plugins are built for])
 ])

@@ -53,13 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "slurm/slurm_errno.h"
-
-#include "src/common/assoc_mgr.h"
-#include "src/common/log.h"
-#include "src/common/timers.h"
-#include "src/common/xmalloc.h"
-#include "src/common/xstring.h"
+#include "sb_slurm.h"
 
 #include "assoc_tree.h"
 #include "priority_bucket.h"
@@ -340,7 +334,7 @@ static int _build_layout(void)
 	_key_t *keys = NULL;
 	sb_assoc_tree_t *t = NULL;
 	slurmdb_assoc_rec_t *a;
-	ListIterator itr;
+	list_itr_t *itr;
 	int i, n = 0, np = 0, nkeys = 0, root = -1, skipped = 0, orphans = 0;
 
 	_free_layout();
@@ -543,7 +537,7 @@ extern void bucket_assoc_scale_usage(double d)
 		return;
 	if (!_same_list()) {
 		/* a list the layout does not know yet: plain walk */
-		ListIterator itr = list_iterator_create(assoc_mgr_assoc_list);
+		list_itr_t *itr = list_iterator_create(assoc_mgr_assoc_list);
 		slurmdb_assoc_rec_t *a;
 
 		while ((a = list_next(itr)))

@@ -21,16 +21,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "slurm/slurm_errno.h"
-
-#include "src/common/assoc_mgr.h"
-#include "src/common/log.h"
-#include "src/common/slurm_mcs.h"
-#include "src/common/slurm_priority.h"
-#include "src/common/xmalloc.h"
-#include "src/common/xstring.h"
-#include "src/slurmctld/locks.h"
-#include "src/slurmctld/slurmctld.h"
+#include "sb_slurm.h"
 
 #include "priority_bucket.h"
 
@@ -273,7 +264,7 @@ extern uint32_t bucket_job_priority(job_record_t *job_ptr, time_t now)
 		int cnt = list_count(job_ptr->part_ptr_list), i = 0;
 		double part_tres[MAX(n, 1)];
 		part_record_t *part_ptr;
-		ListIterator itr;
+		list_itr_t *itr;
 		char *str = NULL;
 
 		if (!job_ptr->priority_array)
@@ -320,7 +311,7 @@ extern void bucket_job_recalc_all(time_t now)
 {
 	uint16_t flags = prio_settings.flags;
 	job_record_t *job_ptr;
-	ListIterator itr;
+	list_itr_t *itr;
 
 	if (!job_list)
 		return;
@@ -351,7 +342,7 @@ extern void bucket_job_recalc_all(time_t now)
  * several shows its factors in each (zero for such a job), and a job
  * without factors yet (no pass since a restart) zeros.
  */
-static void _add_obj(List ret, job_record_t *job_ptr, part_record_t *part_ptr,
+static void _add_obj(list_t *ret, job_record_t *job_ptr, part_record_t *part_ptr,
 		     bool multi, const prio_settings_t *conf)
 {
 	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
@@ -379,9 +370,9 @@ static void _add_obj(List ret, job_record_t *job_ptr, part_record_t *part_ptr,
 	list_append(ret, obj);
 }
 
-static bool _in_list(List l, void *want, int (*eq)(void *, void *))
+static bool _in_list(list_t *l, void *want, int (*eq)(void *, void *))
 {
-	ListIterator itr;
+	list_itr_t *itr;
 	void *x;
 	bool hit = false;
 
@@ -419,7 +410,7 @@ static bool _visible(job_record_t *job_ptr, uid_t uid)
 					    job_ptr->account);
 }
 
-extern List bucket_job_factors_list(priority_factors_request_msg_t *req_msg,
+extern list_t *bucket_job_factors_list(priority_factors_request_msg_t *req_msg,
 				    uid_t uid)
 {
 	slurmctld_lock_t job_read_lock = { .job = READ_LOCK,
@@ -427,10 +418,10 @@ extern List bucket_job_factors_list(priority_factors_request_msg_t *req_msg,
 					   .part = READ_LOCK };
 	int n = slurmctld_tres_cnt;
 	double tres_w[MAX(n, 1)];
-	List ret = NULL, parts = NULL;
+	list_t *ret = NULL, *parts = NULL;
 	job_record_t *job_ptr;
 	prio_settings_t conf;
-	ListIterator itr;
+	list_itr_t *itr;
 	time_t now = time(NULL);
 
 	prio_settings_snapshot(&conf, tres_w, n);
@@ -474,7 +465,7 @@ extern List bucket_job_factors_list(priority_factors_request_msg_t *req_msg,
 		    !_in_list(req_msg->uid_list, &job_ptr->user_id, _eq_u32))
 			continue;
 		if (job_ptr->part_ptr_list) {
-			ListIterator pi = list_iterator_create(
+			list_itr_t *pi = list_iterator_create(
 				job_ptr->part_ptr_list);
 			part_record_t *p;
 

@@ -30,17 +30,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "slurm/slurm_errno.h"
-
-#include "src/common/assoc_mgr.h"
-#include "src/common/log.h"
-#include "src/common/pack.h"
-#include "src/common/site_factor.h"
-#include "src/common/xmalloc.h"
-#include "src/common/xstring.h"
-#include "src/slurmctld/locks.h"
-#include "src/slurmctld/slurmctld.h"
-#include "src/slurmctld/state_save.h"
+#include "sb_slurm.h"
 
 #include "priority_bucket.h"
 #include "usage_decay.h"
@@ -160,7 +150,7 @@ static void _write_state(time_t last_ran, time_t last_reset)
 static void _scale_usage_locked(double d)
 {
 	slurmdb_qos_rec_t *q;
-	ListIterator itr;
+	list_itr_t *itr;
 
 	bucket_assoc_scale_usage(d);
 	if (assoc_mgr_qos_list) {
@@ -397,7 +387,7 @@ static void _init_run_secs(time_t last_ran)
 	int n = slurmctld_tres_cnt, i;
 	uint64_t delta[MAX(n, 1)];
 	job_record_t *job_ptr;
-	ListIterator itr;
+	list_itr_t *itr;
 
 	if (!(slurm_conf.accounting_storage_enforce &
 	      ACCOUNTING_ENFORCE_LIMITS) || !last_ran || !job_list)
@@ -467,7 +457,7 @@ static void _usage_pass(time_t now)
 		/* move the mark under the same job lock, so job_end never
 		 * counts a second twice */
 		if (job_list) {
-			ListIterator itr = list_iterator_create(job_list);
+			list_itr_t *itr = list_iterator_create(job_list);
 			job_record_t *job_ptr;
 
 			while ((job_ptr = list_next(itr)))

@@ -13,13 +13,7 @@
 
 #include <string.h>
 
-#include "slurm/slurm_errno.h"
-
-#include "src/common/assoc_mgr.h"
-#include "src/common/log.h"
-#include "src/common/read_config.h"
-#include "src/common/slurm_priority.h"
-#include "src/common/xmalloc.h"
+#include "sb_slurm.h"
 
 #include "priority_bucket.h"
 

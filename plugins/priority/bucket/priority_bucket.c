@@ -22,16 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "slurm/slurm_errno.h"
-
-#include "src/common/assoc_mgr.h"
-#include "src/common/log.h"
-#include "src/common/read_config.h"
-#include "src/common/run_in_daemon.h"
-#include "src/common/site_factor.h"
-#include "src/common/slurm_priority.h"
-#include "src/common/xmalloc.h"
-#include "src/common/xstring.h"
+#include "sb_slurm.h"
 
 #include "fairshare_classic.h"
 #include "priority_bucket.h"
@@ -129,7 +120,7 @@ extern double priority_p_calc_fs_factor(long double usage_efctv,
 	return sb_fairshare_classic_factor(usage_efctv, shares_norm, damp);
 }
 
-extern List priority_p_get_priority_factors_list(
+extern list_t *priority_p_get_priority_factors_list(
 	priority_factors_request_msg_t *req_msg, uid_t uid)
 {
 	if (!req_msg || !in_ctld)

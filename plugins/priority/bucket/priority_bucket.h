@@ -27,8 +27,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "src/common/list.h"
-#include "src/slurmctld/slurmctld.h"
+#include "sb_slurm.h"
 
 #include "priority_params.h"
 
@@ -64,7 +63,7 @@ extern pthread_mutex_t prio_settings_lock;
 extern prio_settings_t prio_settings;
 
 /* slurmctld's globals (slurmctld_globals.c defines them for the clients). */
-extern List job_list;
+extern list_t *job_list;
 extern time_t last_job_update;
 extern int slurmctld_tres_cnt;
 extern uint16_t accounting_enforce;
@@ -162,7 +161,7 @@ extern uint32_t bucket_job_priority(job_record_t *job_ptr, time_t now);
 /* Recompute every pending job's priority; job write lock held. */
 extern void bucket_job_recalc_all(time_t now);
 /* sprio's list; takes the job read lock itself. */
-extern List bucket_job_factors_list(priority_factors_request_msg_t *req_msg,
+extern list_t *bucket_job_factors_list(priority_factors_request_msg_t *req_msg,
 				    uid_t uid);
 
 #endif /* PRIORITY_BUCKET_H */

@@ -15,7 +15,7 @@
  * priority_bucket.map) so that inside slurmctld its own definitions
  * interpose on these.
  */
-List job_list = NULL;
+list_t *job_list = NULL;
 time_t last_job_update = (time_t) 0;
 int slurmctld_tres_cnt = 0;
 uint16_t accounting_enforce = 0;

@@ -9,7 +9,8 @@
  * Nothing here is a ledger of our own. A node's state is what slurmctld's
  * bitmaps say at the moment of a decision: avail_node_bitmap (up, not
  * drained, responding), idle_node_bitmap (no job at all, running or
- * completing, shared or not) and power_node_bitmap. Each decision first
+ * completing, shared or not) and the powered-down nodes (power_node_bitmap,
+ * 24.11: power_down_node_bitmap). Each decision first
  * compares the three bitmaps with the copies the model was last derived
  * from, a 64-bit word at a time, and re-files the nodes whose bits
  * changed: O(N / 64 + changed nodes), no per-node scan, and a node the
@@ -31,12 +32,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "slurm/slurm_errno.h"
-
-#include "src/common/log.h"
-#include "src/common/node_conf.h"
-#include "src/common/xmalloc.h"
-#include "src/slurmctld/slurmctld.h"
+#include "sb_slurm.h"
 
 #include "cluster_model.h"
 #include "select_bucket.h"
@@ -64,7 +60,7 @@ static bitstr_t *_slurm_bitmap(int which)
 	case SEEN_IDLE:
 		return idle_node_bitmap;
 	default:
-		return power_node_bitmap;
+		return SB_POWER_DOWN_BITMAP;
 	}
 }
 
@@ -149,7 +145,7 @@ static sb_model_resv_t *_resv_read(size_t *nresv)
 	bucket_state_t *s = &bucket_state;
 	sb_model_resv_t *v;
 	slurmctld_resv_t *resv;
-	ListIterator itr;
+	list_itr_t *itr;
 	size_t k = 0;
 
 	*nresv = 0;
@@ -334,7 +330,7 @@ static int64_t *_busy_until(void)
 	int64_t *until = xcalloc(s->n ? s->n : 1, sizeof(int64_t));
 	sb_bitmap_t *nodes = sb_bitmap_alloc(s->n);
 	job_record_t *job_ptr;
-	ListIterator itr;
+	list_itr_t *itr;
 
 	if (!nodes || !job_list) {
 		sb_bitmap_free(nodes);
