@@ -127,12 +127,30 @@ extern int series_base_test(job_record_t *job_ptr, bitstr_t *bitmap,
 				preemptee_job_list, x);
 }
 
+/* Nodes of reservations active at @now other than @own leave @e. */
+static void _drop_active_resv(bitstr_t *e, const void *own, time_t now)
+{
+	slurmctld_resv_t *r;
+	list_itr_t *itr;
+
+	if (!resv_list)
+		return;
+	itr = list_iterator_create(resv_list);
+	while ((r = list_next(itr)))
+		if ((r != own) && r->node_bitmap &&
+		    (r->start_time <= now) && (now < r->end_time) &&
+		    (bit_size(r->node_bitmap) == bit_size(e)))
+			bit_and_not(e, r->node_bitmap);
+	list_iterator_destroy(itr);
+}
+
 /*
  * Every node the job may be offered in this attempt, @bitmap included,
  * as slurmctld builds its node sets (_build_node_list): the partition,
- * not excluded, within the job's reservation, with its features; free
- * now (ours are whole-node exclusive jobs). NULL when the features
- * need one call per feature (MOR/XAND), or on an error.
+ * not excluded, within the job's reservation and outside the others
+ * active now, with its features; free now (ours are whole-node exclusive
+ * jobs). NULL when the features need one call per feature (MOR/XAND),
+ * or on an error.
  */
 static bitstr_t *_every_offer(job_record_t *job_ptr, bitstr_t *bitmap)
 {
@@ -149,6 +167,7 @@ static bitstr_t *_every_offer(job_record_t *job_ptr, bitstr_t *bitmap)
 		bit_and_not(e, d->exc_node_bitmap);
 	if (job_ptr->resv_ptr && job_ptr->resv_ptr->node_bitmap)
 		bit_and(e, job_ptr->resv_ptr->node_bitmap);
+	_drop_active_resv(e, job_ptr->resv_ptr, time(NULL));
 	bit_and(e, avail_node_bitmap);
 	bit_and(e, idle_node_bitmap);
 	if ((valid_feature_counts(job_ptr, false, e, &has_mor) !=
