@@ -161,6 +161,16 @@ extern int init(void)
 		fatal(BUCKET_PFX "SelectTypeParameters=%s: CR_CPU, CR_CORE and CR_SOCKET need a consumable-resource base (BaseSelectType=select/cons_tres in bucket.conf); over %s jobs get whole nodes",
 		      select_type_param_string(slurm_conf.select_type_param),
 		      base_name());
+	/*
+	 * Slurm gives SelectType=select/cons_tres CR_Core_Memory when
+	 * SelectTypeParameters is not set, but not a plugin of another
+	 * name: say so here rather than let cons_tres refuse "NONE".
+	 */
+	if (base_is_cons() && !(slurm_conf.select_type_param &
+				(CR_CPU | CR_CORE | CR_SOCKET)))
+		fatal(BUCKET_PFX "SelectTypeParameters=%s: over %s set CR_CPU, CR_Core or CR_Socket (with or without _Memory), e.g. SelectTypeParameters=CR_Core_Memory: Slurm's default applies to SelectType=%s only",
+		      select_type_param_string(slurm_conf.select_type_param),
+		      base_name(), base_name());
 	info("choosing nodes over the base plugin %s", base_name());
 	/* bucket.conf is read in select_p_node_init(), with the nodes */
 	return SLURM_SUCCESS;
