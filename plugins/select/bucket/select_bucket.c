@@ -14,12 +14,11 @@
  * rebuilds (start, reconfigure, a node's new configuration), and our
  * lines in 'scontrol show config'.
  *
- * Every Slurm program that loads the select plugins loads all of them
- * (sinfo, squeue, srun, slurmd...). Where select/bucket is the cluster's
- * SelectType, the base is loaded there too (its node and job data are
- * what travels); elsewhere init() does nothing, and the base is loaded
- * only if data we packed must be read (bucket_base.c). Only slurmctld
- * reads bucket.conf and builds buckets.
+ * Every Slurm program that loads the select plugins loads ours (sinfo,
+ * squeue, srun, slurmd...). slurmctld loads the base bucket.conf names at
+ * init(); elsewhere the base is loaded when first needed, by the plugin
+ * id in the node or job data that arrive (bucket_base.c), else as
+ * bucket.conf names it. Only slurmctld builds buckets.
  */
 #include "config.h"
 
@@ -141,16 +140,31 @@ extern bool bucket_in_ctld(void)
 
 extern int init(void)
 {
+	sb_bucket_conf_t *c;
+	int rc;
+
 	if (xstrcasecmp(slurm_conf.select_type, plugin_type))
 		return SLURM_SUCCESS;	/* present in PluginDir, not used */
-	if (base_load() != SLURM_SUCCESS) {
-		if (running_in_slurmctld())
-			fatal(BUCKET_PFX "no base plugin, see the error above");
-		return SLURM_ERROR;
-	}
-	active = true;
-	if (!running_in_slurmctld())
+	if (!running_in_slurmctld()) {
+		/*
+		 * Loaded when first needed: by the plugin id in the node or
+		 * job data that arrive, else as bucket.conf names it.
+		 */
+		active = true;
 		return SLURM_SUCCESS;
+	}
+	/*
+	 * slurmctld: the base is in bucket.conf, so a bad file stops it
+	 * here with the file's own line (read again with the nodes).
+	 */
+	if (!(c = _load_conf()))
+		fatal(BUCKET_PFX "%s is not valid, see the error above",
+		      conf_path);
+	rc = base_load(c);
+	sb_bucket_conf_free(c);
+	if (rc != SLURM_SUCCESS)
+		fatal(BUCKET_PFX "no base plugin, see the error above");
+	active = true;
 	in_ctld = true;
 	/*
 	 * Slurm checks this for select/linear itself (select_g_init()),
