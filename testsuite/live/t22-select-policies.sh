@@ -19,7 +19,7 @@ sb_nodes "p[1-2]" "CPUs=8 RealMemory=16000 Weight=1"
 sb_nodes "p[3-4]" "CPUs=2 RealMemory=2000 Weight=1"
 sb_nodes "p[5-6]" "CPUs=4 RealMemory=8000 Weight=1"
 sb_nodes "p[7-8]" "CPUs=2 RealMemory=4000 Weight=1"
-sb_conf "SelectType=select/bucket"
+sb_select bucket
 sb_conf "DebugFlags=SelectType"
 . "$(dirname "$0")/place.inc"
 SPEEDS='NodeName=p[3-4] Speed=3

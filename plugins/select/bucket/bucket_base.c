@@ -90,16 +90,16 @@ done:
 	return rc;
 }
 
-extern int base_load(void)
+extern int base_load(const sb_bucket_conf_t *conf)
 {
-	const char *type = base_configured(NULL);
+	const char *type = base_configured(conf);
 
 	return type ? _load(type) : SLURM_ERROR;
 }
 
 extern bool base_ready(void)
 {
-	return g_context || (base_load() == SLURM_SUCCESS);
+	return g_context || (base_load(NULL) == SLURM_SUCCESS);
 }
 
 extern void base_unload(void)

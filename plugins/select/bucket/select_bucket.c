@@ -14,12 +14,11 @@
  * rebuilds (start, reconfigure, a node's new configuration), and our
  * lines in 'scontrol show config'.
  *
- * Every Slurm program that loads the select plugins loads all of them
- * (sinfo, squeue, srun, slurmd...). Where select/bucket is the cluster's
- * SelectType, the base is loaded there too (its node and job data are
- * what travels); elsewhere init() does nothing, and the base is loaded
- * only if data we packed must be read (bucket_base.c). Only slurmctld
- * reads bucket.conf and builds buckets.
+ * Every Slurm program that loads the select plugins loads ours (sinfo,
+ * squeue, srun, slurmd...). slurmctld loads the base bucket.conf names at
+ * init(); elsewhere the base is loaded when first needed, by the plugin
+ * id in the node or job data that arrive (bucket_base.c), else as
+ * bucket.conf names it. Only slurmctld builds buckets.
  */
 #include "config.h"
 
@@ -141,16 +140,31 @@ extern bool bucket_in_ctld(void)
 
 extern int init(void)
 {
+	sb_bucket_conf_t *c;
+	int rc;
+
 	if (xstrcasecmp(slurm_conf.select_type, plugin_type))
 		return SLURM_SUCCESS;	/* present in PluginDir, not used */
-	if (base_load() != SLURM_SUCCESS) {
-		if (running_in_slurmctld())
-			fatal(BUCKET_PFX "no base plugin, see the error above");
-		return SLURM_ERROR;
-	}
-	active = true;
-	if (!running_in_slurmctld())
+	if (!running_in_slurmctld()) {
+		/*
+		 * Loaded when first needed: by the plugin id in the node or
+		 * job data that arrive, else as bucket.conf names it.
+		 */
+		active = true;
 		return SLURM_SUCCESS;
+	}
+	/*
+	 * slurmctld: the base is in bucket.conf, so a bad file stops it
+	 * here with the file's own line (read again with the nodes).
+	 */
+	if (!(c = _load_conf()))
+		fatal(BUCKET_PFX "%s is not valid, see the error above",
+		      conf_path);
+	rc = base_load(c);
+	sb_bucket_conf_free(c);
+	if (rc != SLURM_SUCCESS)
+		fatal(BUCKET_PFX "no base plugin, see the error above");
+	active = true;
 	in_ctld = true;
 	/*
 	 * Slurm checks this for select/linear itself (select_g_init()),
@@ -161,6 +175,16 @@ extern int init(void)
 		fatal(BUCKET_PFX "SelectTypeParameters=%s: CR_CPU, CR_CORE and CR_SOCKET need a consumable-resource base (BaseSelectType=select/cons_tres in bucket.conf); over %s jobs get whole nodes",
 		      select_type_param_string(slurm_conf.select_type_param),
 		      base_name());
+	/*
+	 * Slurm gives SelectType=select/cons_tres CR_Core_Memory when
+	 * SelectTypeParameters is not set, but not a plugin of another
+	 * name: say so here rather than let cons_tres refuse "NONE".
+	 */
+	if (base_is_cons() && !(slurm_conf.select_type_param &
+				(CR_CPU | CR_CORE | CR_SOCKET)))
+		fatal(BUCKET_PFX "SelectTypeParameters=%s: over %s set CR_CPU, CR_Core or CR_Socket (with or without _Memory), e.g. SelectTypeParameters=CR_Core_Memory: Slurm's default applies to SelectType=%s only",
+		      select_type_param_string(slurm_conf.select_type_param),
+		      base_name(), base_name());
 	info("choosing nodes over the base plugin %s", base_name());
 	/* bucket.conf is read in select_p_node_init(), with the nodes */
 	return SLURM_SUCCESS;

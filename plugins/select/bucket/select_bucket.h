@@ -107,11 +107,11 @@ extern sb_bucket_conf_t *bucket_conf;	/* under bucket_lock */
 /* The base's entry points: base (sb_select.h), valid after base_load(). */
 
 /*
- * Load the configured base (base_configured()), once. Returns
+ * Load the base @conf names (base_configured()), once. Returns
  * SLURM_SUCCESS, or SLURM_ERROR after logging one line naming the
  * plugin.
  */
-extern int base_load(void);
+extern int base_load(const sb_bucket_conf_t *conf);
 
 /*
  * The base the configuration names: @conf's BaseSelectType (NULL @conf:
