@@ -19,6 +19,11 @@ mkdir -p "$pristine/common/base"
 cp -r "$top/configure" "$top/Makefile.in" "$top/sb_config.h.in" \
 	"$top/build-aux" "$pristine/"
 cp "$top/common/base/bitmap.h" "$pristine/common/base/"
+# configure knows a Slurm series by its plugins/series/<series>/sb_slurm.h
+for d in "$top"/plugins/series/*/; do
+	mkdir -p "$pristine/plugins/series/$(basename "$d")"
+	cp "$d/sb_slurm.h" "$pristine/plugins/series/$(basename "$d")/"
+done
 
 # run_configure NAME ARGS...: configure in a fresh build dir; output in $out.
 run_configure() {
