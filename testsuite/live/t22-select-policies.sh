@@ -94,7 +94,8 @@ check "--bucket-policy=FASTST (no such policy): refused at submit" \
 
 # ---- a bad bucket.conf -----------------------------------------------------------
 n=$(grep -c "keeping the previous settings" "$LOG")
-printf 'NodeAllocationPolicy=FASTESTT\n' >"$BCONF"
+# (sb_bucket_conf_base: the base, on the series that has it there)
+printf 'NodeAllocationPolicy=FASTESTT\n%s\n' "$(sb_bucket_conf_base)" >"$BCONF"
 scontrol reconfigure >/dev/null 2>&1
 check "reconfigure with a bad policy: one error line names file, line, key and value" \
 	wait_for 30 grep -q "error: select/bucket: $BCONF:1: NodeAllocationPolicy=FASTESTT: unknown policy" "$LOG"
@@ -111,12 +112,14 @@ else
 	# has no parent to go back to and exits.
 	check "... and slurmctld refuses it as at start (in the foreground: exits)" \
 		wait_for 30 sh -c "! kill -0 $SB_CTLD_PID 2>/dev/null"
-	printf 'NodeAllocationPolicy=FIRSTAVAILABLE\nAllowJobPolicies=FASTEST\n%s\n' \
+	printf '%s\nAllowJobPolicies=FASTEST\n%s\n' "$SPEEDS" \
 		"$(sb_bucket_conf_base)" >"$BCONF"
 	sb_ctld_stop
 	check "... and starts again with a good bucket.conf" sb_ctld_start 30
 	check_eq "... where jobs get FASTEST when they ask" p3 \
 		_place -N1 --bucket-policy=FASTEST
+	printf 'NodeAllocationPolicy=FASTESTT\n%s\n' \
+		"$(sb_bucket_conf_base)" >"$BCONF"
 fi
 
 sb_ctld_stop
@@ -127,7 +130,7 @@ sb_ctld_stop
 check "... with one line naming file, line, key and value" grep -q \
 	"$BCONF:1: NodeAllocationPolicy=FASTESTT: unknown policy" \
 	"$SB_DIR/log/slurmctld.out" "$LOG"
-printf 'NodeName=p9 Speed=2\n' >"$BCONF"
+printf 'NodeName=p9 Speed=2\n%s\n' "$(sb_bucket_conf_base)" >"$BCONF"
 if sb_ctld_start 20; then started=yes; else started=no; fi
 check_eq "slurmctld refuses to start when bucket.conf names a node slurm.conf lacks" \
 	no echo "$started"

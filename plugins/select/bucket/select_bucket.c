@@ -15,10 +15,11 @@
  * lines in 'scontrol show config'.
  *
  * Every Slurm program that loads the select plugins loads ours (sinfo,
- * squeue, srun, slurmd...). slurmctld loads the base bucket.conf names at
- * init(); elsewhere the base is loaded when first needed, by the plugin
- * id in the node or job data that arrive (bucket_base.c), else as
- * bucket.conf names it. Only slurmctld builds buckets.
+ * squeue, srun, slurmd...). Where select/bucket is the cluster's
+ * SelectType, init() loads the base bucket.conf (or, on 22.05,
+ * slurm.conf) names; elsewhere init() does nothing, and the base is
+ * loaded only if data we packed must be read (bucket_base.c). Only
+ * slurmctld builds buckets.
  */
 #include "config.h"
 
@@ -147,9 +148,12 @@ extern int init(void)
 		return SLURM_SUCCESS;	/* present in PluginDir, not used */
 	if (!running_in_slurmctld()) {
 		/*
-		 * Loaded when first needed: by the plugin id in the node or
-		 * job data that arrive, else as bucket.conf names it.
+		 * Every entry point forwards to the base: load the one
+		 * bucket.conf (if readable here) or slurm.conf names; node
+		 * data packed over another base say so (bucket_base.c).
 		 */
+		if (base_load(NULL) != SLURM_SUCCESS)
+			return SLURM_ERROR;
 		active = true;
 		return SLURM_SUCCESS;
 	}
