@@ -16,15 +16,16 @@
 #   4. sbucket offline on the example files.
 # Every cluster is stopped (by PID) before the next starts. Charts (SVG)
 # and the accounting they are drawn from go to $SB_DEMO_OUT (default
-# demo-charts/ in the build tree). Exit status 1 when any step failed.
+# demo-charts/ in the current directory; quickstart: the build tree's). Exit status 1 when any step failed.
 #
-# Environment: SB_PLUGIN_DIR, SBUCKET (set by quickstart), SB_PORT_BASE,
+# Environment: SB_PLUGIN_DIR, SBUCKET (set by quickstart; default: the
+# build tree build/<series>/'s), SB_SLURM, SB_PORT_BASE,
 # SB_DEMO_HOUR (seconds that stand for one hour in part 2, default 4),
 # SB_DEMO_FS_HOUR (the same for part 3, default 1), SB_DEMO_OUT.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/testsuite/cluster/harness.sh"
 
-SBUCKET=${SBUCKET:-$top/tools/sbucket}
+SBUCKET=${SBUCKET:-$SB_TOP_BUILDDIR/tools/sbucket}
 HOUR=${SB_DEMO_HOUR:-4}
 FS_HOUR=${SB_DEMO_FS_HOUR:-1}
 out=${SB_DEMO_OUT:-$PWD/demo-charts}
@@ -82,7 +83,7 @@ part_placements() {
 	# jobs may ask for FASTEST; thin5 and thin6 are the fast ones
 	printf '%s\n' NodeAllocationPolicy=FIRSTAVAILABLE AllowJobPolicies=FASTEST \
 		'NodeName=thin[5-6] Speed=2' >"$SB_DIR/etc/bucket.conf"
-	echo "optional ${SB_PLUGIN_DIR:-$top/.plugins}/spank_bucket.so" \
+	echo "optional ${SB_PLUGIN_DIR:-$SB_TOP_BUILDDIR/.plugins}/spank_bucket.so" \
 		>"$SB_DIR/etc/plugstack.conf"
 	sb_cluster_start
 	echo; echo "\$ scontrol show config   # the select/bucket part"

@@ -55,6 +55,106 @@
 # LD_LIBRARY_PATH is exported with DIR/lib: the installed clients read
 # slurm.conf, and only a front-end libslurmfull accepts FrontendName.
 
+#
+# Slurm series: SB_SLURM=22.05|24.11 picks the Slurm the cluster runs
+# (default: the machine's own). When it names another series than this
+# machine's slurmctld, the script that sourced the harness runs itself
+# again, unchanged, inside the Debian 13 chroot (build-aux/sb-chroot),
+# at source time: '. harness.sh' must come before anything the script
+# does. Its directory tree, /tmp and the environment are the same
+# inside. SB_SERIES is the running Slurm's series; what differs between
+# series in the files the harness writes is in the functions under
+# "Slurm series" below.
+#
+# SB_TOP_SRCDIR (default: this checkout) and SB_TOP_BUILDDIR (default:
+# SB_TOP_SRCDIR/build/SB_SERIES) are set by 'make check'.
+
+SB_TOP_SRCDIR=${SB_TOP_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+
+# ---- Slurm series ----------------------------------------------------------
+# The series (22.05, 24.11) of the installed slurmctld ("slurm 22.05.8",
+# "slurm-wlm 24.11.5"); empty when there is none.
+_sb_series() {
+	local v
+	v=$(/usr/sbin/slurmctld -V 2>/dev/null | awk '{ print $NF }')
+	[[ $v =~ ^[0-9]+\.[0-9]+ ]] && echo "${BASH_REMATCH[0]}"
+	return 0
+}
+
+# Run the sourcing script inside the chroot when SB_SLURM asks for a
+# series this machine does not have (called once, at source time, with
+# the script's arguments).
+_sb_enter_series() {
+	local want=${SB_SLURM:-} have chroot=$SB_TOP_SRCDIR/build-aux/sb-chroot
+	have=$(_sb_series)
+	[ -z "$want" ] || [ "$want" = "$have" ] && return 0
+	if [ -n "${SB_IN_CHROOT:-}" ]; then
+		echo "not ok 1 - harness: SB_SLURM=$want but the chroot's slurmctld is '${have:-missing}' (SB_SLURM=$want ./quickstart deps)"
+		exit 1
+	fi
+	case $want in
+	24.11) ;;
+	*)	echo "not ok 1 - harness: SB_SLURM=$want: this machine has Slurm ${have:-none}; other series: 24.11 (Debian 13 chroot)"
+		exit 1 ;;
+	esac
+	[ "$(id -u)" = 0 ] || { echo "not ok 1 - harness: SB_SLURM=$want needs root (chroot)"; exit 1; }
+	"$chroot" create >&2 ||
+		{ echo "not ok 1 - harness: build-aux/sb-chroot create failed"; exit 1; }
+	echo "# [$(date +%T)] Slurm $want: running $0 in the chroot ($("$chroot" path))"
+	exec "$chroot" run --bind "$SB_TOP_SRCDIR" bash "$(realpath "$0")" "$@"
+}
+_sb_enter_series "$@"
+SB_SERIES=$(_sb_series)
+SB_TOP_BUILDDIR=${SB_TOP_BUILDDIR:-$SB_TOP_SRCDIR/build/$SB_SERIES}
+
+# Is the running Slurm older than series $1? (23.02 < 24.11)
+_sb_series_lt() {
+	[ "$SB_SERIES" != "$1" ] &&
+		[ "$(printf '%s\n' "$SB_SERIES" "$1" | sort -V | head -n 1)" = "$SB_SERIES" ]
+}
+
+# Lines for slurm.conf that this series needs (before SB_EXTRA_CONF: a
+# test's sb_conf replaces them).
+_sb_series_conf() {
+	return 0
+}
+
+# Files next to slurm.conf that this series needs. From 23.x on, slurmd
+# loads a cgroup plugin whatever ProctrackType and TaskPlugin say, and
+# fails without a cgroup file system (as in the chroot):
+# CgroupPlugin=disabled then.
+_sb_series_files() {
+	_sb_series_lt 23.02 && return 0
+	if ! awk '$2 == "/sys/fs/cgroup" { f = 1 } END { exit !f }' /proc/self/mounts; then
+		echo "CgroupPlugin=disabled" >"$SB_DIR/etc/cgroup.conf"
+	fi
+	return 0
+}
+
+# Does select/bucket take its base from SelectTypeParameters=OTHER_CONS_TRES?
+# 24.11 removed that flag: bucket.conf's BaseSelectType names the base.
+_sb_base_in_slurm_conf() { _sb_series_lt 23.11; }
+
+# Put BaseSelectType=select/SB_BASE into the cluster's bucket.conf (24.11
+# on): 'add' keeps a BaseSelectType the test wrote itself, 'replace' does not.
+_sb_bucket_base() {
+	local f=$SB_DIR/etc/bucket.conf
+	_sb_base_in_slurm_conf && return 0
+	if [ -f "$f" ] && grep -qi '^BaseSelectType=' "$f"; then
+		[ "$1" = add ] && return 0
+		sed -i '/^BaseSelectType=/Id' "$f"
+	fi
+	echo "BaseSelectType=select/$SB_BASE" >>"$f"
+}
+
+# The bucket.conf lines select/bucket needs on this series, for tests
+# that write bucket.conf again while the cluster runs.
+sb_bucket_conf_base() {
+	_sb_base_in_slurm_conf || echo "BaseSelectType=select/${SB_BASE:-linear}"
+	return 0
+}
+
+# ---------------------------------------------------------------------------
 SB_SLURM_LIBDIR=${SB_SLURM_PLUGINDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
 SB_PIDS=()
 SB_NODE_LINES=()
@@ -159,8 +259,14 @@ sb_select_lines() {
 	case $1 in
 	bucket)
 		echo "SelectType=select/bucket"
-		[ "$SB_BASE" = cons_tres ] &&
-			echo "SelectTypeParameters=OTHER_CONS_TRES,CR_Core_Memory"
+		if _sb_base_in_slurm_conf; then
+			[ "$SB_BASE" = cons_tres ] &&
+				echo "SelectTypeParameters=OTHER_CONS_TRES,CR_Core_Memory"
+		else
+			# the base: bucket.conf's BaseSelectType (_sb_bucket_base)
+			[ "$SB_BASE" = cons_tres ] &&
+				echo "SelectTypeParameters=CR_Core_Memory"
+		fi
 		;;
 	cons_tres)
 		echo "SelectType=select/cons_tres"
@@ -176,6 +282,7 @@ sb_switch_select() {
 	lines=$(sb_select_lines "$1")
 	sed -i '/^SelectType=/Id; /^SelectTypeParameters=/Id' "$SLURM_CONF"
 	printf '%s\n' "$lines" >>"$SLURM_CONF"
+	[ "$1" = bucket ] && _sb_bucket_base replace
 	sb_restart_all "${2:-60}"
 }
 
@@ -307,6 +414,7 @@ EOF
 		else
 			echo "AccountingStorageType=accounting_storage/none"
 		fi
+		_sb_series_conf
 		} | _sb_drop_overridden
 		printf '%s\n' "${SB_EXTRA_CONF[@]}"
 		[ -n "${SB_FRONT_END:-}" ] &&
@@ -319,6 +427,10 @@ EOF
 		fi
 	} >"$SLURM_CONF"
 	[ -f "$SB_DIR/etc/plugstack.conf" ] || : >"$SB_DIR/etc/plugstack.conf"
+	_sb_series_files
+	if grep -qix 'SelectType=select/bucket' "$SLURM_CONF"; then
+		_sb_bucket_base add
+	fi
 }
 
 _sb_start_munge() {
@@ -352,7 +464,13 @@ _sb_start_mariadb() {
 	SB_PIDS+=($!)
 	wait_for 30 mariadb-admin --socket="$SB_MYSQL_SOCK" ping ||
 		_sb_die "mariadbd did not come up: $(tail -n 3 "$d/mariadbd.log" 2>/dev/null)"
+	# The database exists before slurmdbd connects: when it does not,
+	# slurmdbd 24.11 creates it and then reuses the connection handle
+	# whose connect failed, and with MariaDB 11.8's client library every
+	# query on that handle fails ("Number of columns in result (=1) set
+	# execeeds maxmimum allowed number of columns (=0)").
 	mariadb --socket="$SB_MYSQL_SOCK" -e "
+		CREATE DATABASE IF NOT EXISTS slurm_acct_db;
 		CREATE OR REPLACE USER 'slurm'@'127.0.0.1' IDENTIFIED BY 'sbtest';
 		CREATE OR REPLACE USER 'slurm'@'localhost' IDENTIFIED BY 'sbtest';
 		GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';

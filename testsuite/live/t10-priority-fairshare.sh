@@ -17,7 +17,7 @@
 # t10-priority-split covers decay.
 . "$(dirname "$0")/../cluster/harness.sh"
 
-SBUCKET=${SBUCKET:-$(dirname "$0")/../../tools/sbucket}
+SBUCKET=${SBUCKET:-$SB_TOP_BUILDDIR/tools/sbucket}
 export SBUCKET
 
 # the fair-share pass lines are log_flag(PRIO) lines: verbose

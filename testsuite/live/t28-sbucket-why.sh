@@ -15,7 +15,7 @@
 # golden cases of testsuite/golden/why.
 . "$(dirname "$0")/../cluster/harness.sh"
 
-SBUCKET=${SBUCKET:-$(dirname "$0")/../../tools/sbucket}
+SBUCKET=${SBUCKET:-$SB_TOP_BUILDDIR/tools/sbucket}
 sb_cluster_init t28
 sb_nodes "n[1-4]" "CPUs=2 RealMemory=2000 Features=thin"
 sb_nodes "f[1-2]" "CPUs=4 RealMemory=4000 Features=fat"
