@@ -101,8 +101,10 @@ static int _config_line(void *arg, char *line)
 		return _dup(&c->lv->select_type, val);
 	if (!strcmp(key, "PriorityType"))
 		return _dup(&c->lv->priority_type, val);
+	/* no preemption: 22.05 shows preempt/none, 24.11 (null) */
 	if (!strcmp(key, "PreemptType"))
-		return _dup(&c->lv->preempt_type, val);
+		return strcmp(val, "(null)") ?
+			_dup(&c->lv->preempt_type, val) : 0;
 	if (!strcmp(key, "SchedulerParameters")) {
 		const char *bf = strstr(val, "bf_resolution=");
 

@@ -44,12 +44,20 @@ enum {
 	KEY_POLICY,
 	KEY_PRIORITYF,
 	KEY_JOB_POLICIES,
+	KEY_BASE,
 	KEY_COUNT
 };
 
 static const char *const _keys[KEY_COUNT] = {
 	"NodeAllocationPolicy", "PriorityF", "AllowJobPolicies",
+	"BaseSelectType",
 };
+
+/* The select plugins select/bucket can run over (canonical names). */
+static const char *const _bases[] = {
+	"select/linear", "select/cons_tres", "select/cons_res",
+};
+#define NBASES (sizeof(_bases) / sizeof(_bases[0]))
 
 struct sb_bucket_conf {
 	sb_policy_t policy;		/* the cluster's, for sb_place() */
@@ -57,6 +65,7 @@ struct sb_bucket_conf {
 	sb_priorityf_t pf;
 	char *pf_text;			/* as written, for sb_policy_init() */
 	unsigned job_mask;		/* allowed to jobs, the cluster's too */
+	const char *base;		/* one of _bases[], or NULL: not set */
 	sb_bucket_conf_node_t *nodes;	/* sorted by name once parsed */
 	size_t nnodes, cap;
 };
@@ -310,6 +319,21 @@ static int _set_priorityf(_state_t *st, size_t line, const char *shown,
 	return 0;
 }
 
+/* BaseSelectType: one of _bases[], case-insensitive. */
+static int _set_base(_state_t *st, size_t line, const char *shown,
+		     const char *val)
+{
+	size_t i;
+
+	for (i = 0; i < NBASES; i++)
+		if (!strcasecmp(val, _bases[i])) {
+			st->c->base = _bases[i];
+			return 0;
+		}
+	return _bad(st, line, shown, "unknown base plugin (expected "
+		    "select/linear, select/cons_tres or select/cons_res)");
+}
+
 /* AllowJobPolicies: NONE, ALL, or NAME[,NAME...] (blanks around names). */
 static int _set_job_policies(_state_t *st, size_t line, const char *shown,
 			     const char *val)
@@ -541,7 +565,7 @@ static int _line(_state_t *st, size_t line, char *s)
 				    "names");
 		return _bad(st, line, shown, "unknown key (known: "
 			    "NodeAllocationPolicy, PriorityF, "
-			    "AllowJobPolicies, NodeName)");
+			    "AllowJobPolicies, BaseSelectType, NodeName)");
 	}
 	if (st->at[k].line)
 		return _bad(st, line, shown, "duplicate key (first set on "
@@ -565,6 +589,9 @@ static int _line(_state_t *st, size_t line, char *s)
 		break;
 	case KEY_PRIORITYF:
 		r = _set_priorityf(st, line, shown, t.val);
+		break;
+	case KEY_BASE:
+		r = _set_base(st, line, shown, t.val);
 		break;
 	default:
 		r = _set_job_policies(st, line, shown, t.val);
@@ -854,6 +881,10 @@ int sb_bucket_conf_check(const sb_bucket_conf_t *c)
 	     !_pf_equal(&c->policy.pf, &c->pf)) ||
 	    (c->nnodes && !c->nodes) || c->nnodes > c->cap)
 		goto fault;
+	for (i = 0; c->base && i < NBASES && c->base != _bases[i]; i++)
+		;
+	if (c->base && i == NBASES)
+		goto fault;
 	for (i = 0; i < c->nnodes; i++) {
 		const sb_bucket_conf_node_t *n = &c->nodes[i];
 
@@ -876,6 +907,11 @@ const sb_policy_t *sb_bucket_conf_policy(const sb_bucket_conf_t *c)
 const sb_priorityf_t *sb_bucket_conf_priorityf(const sb_bucket_conf_t *c)
 {
 	return c->has_pf ? &c->pf : NULL;
+}
+
+const char *sb_bucket_conf_base(const sb_bucket_conf_t *c)
+{
+	return c->base;
 }
 
 bool sb_bucket_conf_job_allowed(const sb_bucket_conf_t *c,
@@ -1017,6 +1053,8 @@ char *sb_bucket_conf_fmt(const sb_bucket_conf_t *c)
 			first = 0;
 		}
 	sb_strbuf_add(&b, "\n");
+	if (c->base)
+		sb_strbuf_addf(&b, "BaseSelectType=%s\n", c->base);
 	for (i = 0; i < c->nnodes; i++)
 		v[i] = &c->nodes[i];
 	if (c->nnodes > 1)

@@ -41,6 +41,12 @@
  *       every job scatter itself with LASTAVAILABLE. A job asking for
  *       PRIORITY gets the cluster's PriorityF; jobs do not bring their
  *       own expression.
+ *   BaseSelectType=select/NAME    not set: the caller's default
+ *       The select plugin select/bucket runs over: select/linear,
+ *       select/cons_tres or select/cons_res (case-insensitive, kept in
+ *       lower case). Which of them a Slurm series has, and the default
+ *       when the key is not set, are the plugin's (select_bucket(8)):
+ *       Slurm 24.11 has no cons_res and no OTHER_CONS_TRES flag.
  *   NodeName=HOSTLIST Speed=NUMBER          Speed default 1.0
  *       A node's relative speed (Maui's NODECFG SPEED): read by FASTEST,
  *       MAXBALANCE and PRIORITYF's SPEED. NUMBER > 0, written as a
@@ -84,6 +90,7 @@
  *   sb_bucket_conf_check            O(N)
  *   sb_bucket_conf_policy           O(1)
  *   sb_bucket_conf_priorityf        O(1)
+ *   sb_bucket_conf_base             O(1)
  *   sb_bucket_conf_job_allowed      O(1)
  *   sb_bucket_conf_job_policy       O(P + len(PriorityF))
  *   sb_bucket_conf_job_option       O(P)
@@ -170,6 +177,13 @@ const sb_policy_t *sb_bucket_conf_policy(const sb_bucket_conf_t *c);
 
 /* PriorityF, or NULL when the file sets none. O(1). */
 const sb_priorityf_t *sb_bucket_conf_priorityf(const sb_bucket_conf_t *c);
+
+/*
+ * BaseSelectType: "select/linear", "select/cons_tres" or
+ * "select/cons_res" (a static string), or NULL when the file sets none.
+ * O(1).
+ */
+const char *sb_bucket_conf_base(const sb_bucket_conf_t *c);
 
 /*
  * true if a job may ask for policy @kind: it is the cluster's policy or

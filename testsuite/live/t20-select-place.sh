@@ -72,7 +72,11 @@ check_eq "sinfo: red05 is idle" "0/2/0/2" _cpus red05
 # The base allocates: select/linear counts no memory (no CR_Memory);
 # cons_tres with CR_Core_Memory gives an exclusive job its nodes' memory
 # unless it asks for less.
-_tres() { scontrol show job "$1" | sed -n 's/^ *TRES=\([^ ]*\).*/\1/p'; }
+# (24.11 names the line AllocTRES=, 22.05 TRES=)
+_tres() {
+	scontrol show job "$1" |
+		sed -n 's/^ *\(Alloc\)\{0,1\}TRES=\([^ ]*\).*/\2/p'
+}
 if [ "$SB_BASE" = linear ]; then
 	want_a="cpu=8,node=4,billing=8" want_d="cpu=8,node=1,billing=8"
 else

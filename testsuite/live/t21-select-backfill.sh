@@ -12,7 +12,7 @@
 SB_CTLD_DEBUG=${SB_CTLD_DEBUG:-verbose}
 sb_cluster_init t21
 sb_nodes "n[1-8]" "CPUs=2 RealMemory=2000"
-sb_conf "SelectType=select/bucket"
+sb_select bucket
 sb_conf "DebugFlags=SelectType"
 sb_conf "SchedulerParameters=bf_interval=1,bf_resolution=1"
 sb_cluster_start

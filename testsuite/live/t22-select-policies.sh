@@ -19,7 +19,7 @@ sb_nodes "p[1-2]" "CPUs=8 RealMemory=16000 Weight=1"
 sb_nodes "p[3-4]" "CPUs=2 RealMemory=2000 Weight=1"
 sb_nodes "p[5-6]" "CPUs=4 RealMemory=8000 Weight=1"
 sb_nodes "p[7-8]" "CPUs=2 RealMemory=4000 Weight=1"
-sb_conf "SelectType=select/bucket"
+sb_select bucket
 sb_conf "DebugFlags=SelectType"
 . "$(dirname "$0")/place.inc"
 SPEEDS='NodeName=p[3-4] Speed=3
@@ -94,14 +94,33 @@ check "--bucket-policy=FASTST (no such policy): refused at submit" \
 
 # ---- a bad bucket.conf -----------------------------------------------------------
 n=$(grep -c "keeping the previous settings" "$LOG")
-printf 'NodeAllocationPolicy=FASTESTT\n' >"$BCONF"
+# (sb_bucket_conf_base: the base, on the series that has it there)
+printf 'NodeAllocationPolicy=FASTESTT\n%s\n' "$(sb_bucket_conf_base)" >"$BCONF"
 scontrol reconfigure >/dev/null 2>&1
 check "reconfigure with a bad policy: one error line names file, line, key and value" \
 	wait_for 30 grep -q "error: select/bucket: $BCONF:1: NodeAllocationPolicy=FASTESTT: unknown policy" "$LOG"
-check "... and the previous settings stay" \
-	wait_for 10 sh -c "[ \$(grep -c 'keeping the previous settings' '$LOG') -gt $n ]"
-check_eq "... jobs still get FASTEST when they ask" p3 \
-	_place -N1 --bucket-policy=FASTEST
+if [ "${SB_SERIES:-22.05}" = 22.05 ]; then
+	check "... and the previous settings stay" \
+		wait_for 10 sh -c "[ \$(grep -c 'keeping the previous settings' '$LOG') -gt $n ]"
+	check_eq "... jobs still get FASTEST when they ask" p3 \
+		_place -N1 --bucket-policy=FASTEST
+else
+	# From 23.11 on, 'scontrol reconfigure' starts slurmctld afresh
+	# (exec): the new one reads bucket.conf as at start and refuses it.
+	# A daemonized slurmctld then goes on as before (its parent resumes,
+	# as after a bad slurm.conf); one in the foreground (-D, as here)
+	# has no parent to go back to and exits.
+	check "... and slurmctld refuses it as at start (in the foreground: exits)" \
+		wait_for 30 sh -c "! kill -0 $SB_CTLD_PID 2>/dev/null"
+	printf '%s\nAllowJobPolicies=FASTEST\n%s\n' "$SPEEDS" \
+		"$(sb_bucket_conf_base)" >"$BCONF"
+	sb_ctld_stop
+	check "... and starts again with a good bucket.conf" sb_ctld_start 30
+	check_eq "... where jobs get FASTEST when they ask" p3 \
+		_place -N1 --bucket-policy=FASTEST
+	printf 'NodeAllocationPolicy=FASTESTT\n%s\n' \
+		"$(sb_bucket_conf_base)" >"$BCONF"
+fi
 
 sb_ctld_stop
 : >"$SB_DIR/log/slurmctld.out"
@@ -111,7 +130,7 @@ sb_ctld_stop
 check "... with one line naming file, line, key and value" grep -q \
 	"$BCONF:1: NodeAllocationPolicy=FASTESTT: unknown policy" \
 	"$SB_DIR/log/slurmctld.out" "$LOG"
-printf 'NodeName=p9 Speed=2\n' >"$BCONF"
+printf 'NodeName=p9 Speed=2\n%s\n' "$(sb_bucket_conf_base)" >"$BCONF"
 if sb_ctld_start 20; then started=yes; else started=no; fi
 check_eq "slurmctld refuses to start when bucket.conf names a node slurm.conf lacks" \
 	no echo "$started"

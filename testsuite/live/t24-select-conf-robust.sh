@@ -12,6 +12,15 @@
 #
 # Four nodes; bucket.conf makes r3 the fastest and the policy FASTEST,
 # so a one-node job lands on r3 as long as those settings hold.
+#
+# From Slurm 23.11 on (24.11 here) 'scontrol reconfigure' starts
+# slurmctld afresh, and the new one reads bucket.conf as at start: a bad
+# file is refused with the same one line, and a slurmctld in the
+# foreground (-D, as the harness runs it) exits, where a daemonized one
+# would go on with its old configuration (its parent resumes, as after a
+# bad slurm.conf). There the checks are: one error line, slurmctld gone
+# at once (no hang, no gigabytes read), sbatch --bucket-policy returns,
+# and a restart with the good file gives the settings back.
 . "$(dirname "$0")/../cluster/harness.sh"
 
 SB_CTLD_DEBUG=${SB_CTLD_DEBUG:-verbose}
@@ -39,6 +48,10 @@ _bad_conf() {
 	rm -f "$BCONF"
 	"$@"
 	n=$(_count "$msg")
+	if [ "${SB_SERIES:-22.05}" != 22.05 ]; then
+		_bad_conf_restart "$what" "$msg" "$n"
+		return
+	fi
 	keep=$(_count "keeping the previous settings")
 	check "$what: scontrol reconfigure returns" \
 		timeout 60 scontrol reconfigure
@@ -57,6 +70,29 @@ _bad_conf() {
 	check "... sbatch --bucket-policy returns (the submit host cannot use the file)" \
 		sh -c "timeout 30 sbatch --bucket-policy=FIRSTAVAILABLE -o /dev/null --wrap true >/dev/null"
 	check_eq "... FASTEST and r3's speed still hold: one node -> r3" r3 _place -N1
+}
+
+# 24.11: the reconfigured slurmctld refuses the file as at start.
+_bad_conf_restart() {
+	local what=$1 msg=$2 n=$3
+	check "$what: scontrol reconfigure returns" \
+		sh -c 'timeout 60 scontrol reconfigure; [ $? != 124 ]'
+	check "... an error line names the file and what is wrong" \
+		wait_for 30 _more "$msg" "$n"
+	check "... slurmctld refuses it as at start (in the foreground: exits)" \
+		wait_for 30 sh -c "! kill -0 $SB_CTLD_PID 2>/dev/null"
+	check_eq "... one error line for its one read of the file" 1 \
+		echo $(($(_count "$msg") - n))
+	check "... sbatch --bucket-policy returns (the submit host cannot use the file)" \
+		sh -c "timeout 30 sbatch --bucket-policy=FIRSTAVAILABLE -o /dev/null --wrap true >/dev/null 2>&1; [ \$? != 124 ]"
+	rm -f "$BCONF"
+	printf '%s\n' "$GOOD" >"$BCONF"
+	sb_ctld_stop
+	check "... slurmctld starts again with the good file" sb_ctld_start 30
+	check "... and stays small (RSS $(_rss_kb) kB < 500 MB)" \
+		test "$(_rss_kb)" -lt 512000
+	check_eq "... FASTEST and r3's speed hold again: one node -> r3" r3 \
+		_place -N1
 }
 
 check_eq "FASTEST from bucket.conf: one node -> r3" r3 _place -N1

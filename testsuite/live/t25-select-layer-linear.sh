@@ -169,7 +169,7 @@ echo "SelectTypeParameters=CR_Core" >>"$SLURM_CONF"
 if sb_ctld_start 20; then started=yes; else started=no; fi
 check_eq "CR_Core over select/linear: slurmctld refuses to start" no echo "$started"
 check "... with one line naming the value and the fix" grep -q \
-	"SelectTypeParameters=CR_CORE: CR_CPU, CR_CORE and CR_SOCKET need a consumable-resource base (add OTHER_CONS_TRES)" \
+	"SelectTypeParameters=CR_CORE: CR_CPU, CR_CORE and CR_SOCKET need a consumable-resource base (BaseSelectType=select/cons_tres in bucket.conf)" \
 	"$SB_DIR/log/slurmctld.out" "$LOG"
 
 sb_cluster_stop

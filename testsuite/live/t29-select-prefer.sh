@@ -18,7 +18,7 @@ sb_cluster_init t29
 sb_nodes "a[1-2]" "CPUs=4 RealMemory=2000 Weight=1"
 sb_nodes "b[1-2]" "CPUs=4 RealMemory=2000 Weight=1 Feature=big"
 sb_nodes "f[1-2]" "CPUs=2 RealMemory=2000 Weight=1 Feature=fast"
-sb_conf "SelectType=select/bucket"
+sb_select bucket
 sb_conf "DebugFlags=SelectType"
 . "$(dirname "$0")/place.inc"
 : >"$BCONF"

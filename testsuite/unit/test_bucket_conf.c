@@ -42,6 +42,20 @@ static const struct {
 	  "NodeAllocationPolicy=FASTEST\nAllowJobPolicies=NONE\n" },
 	{ "  NODEALLOCATIONPOLICY=MaxBalance   # comment\n", 0,
 	  "NodeAllocationPolicy=MAXBALANCE\nAllowJobPolicies=NONE\n" },
+	/* The base plugin, kept in lower case, after the policies. */
+	{ "BaseSelectType=Select/Cons_TRES\n", 0,
+	  DEFAULTS "BaseSelectType=select/cons_tres\n" },
+	{ "BaseSelectType=select/linear\nNodeName=n1 Speed=2\n", 0,
+	  DEFAULTS "BaseSelectType=select/linear\nNodeName=n1 Speed=2\n" },
+	{ "BaseSelectType=cons_tres\n", -1,
+	  "bucket.conf:1: BaseSelectType=cons_tres: unknown base plugin "
+	  "(expected select/linear, select/cons_tres or select/cons_res)" },
+	{ "BaseSelectType=select/bucket\n", -1,
+	  "bucket.conf:1: BaseSelectType=select/bucket: unknown base plugin "
+	  "(expected select/linear, select/cons_tres or select/cons_res)" },
+	{ "BaseSelectType=select/linear\nBaseSelectType=select/linear\n",
+	  -1, "bucket.conf:2: BaseSelectType=select/linear: duplicate key "
+	  "(first set on line 1)" },
 	/* Both quote styles; the canonical PriorityF has no blanks. */
 	{ "NodeAllocationPolicy=PRIORITY\n"
 	  "PriorityF=\"SPEED + .01 * AMEM - 10 * JOBCOUNT\"\n", 0,
@@ -116,7 +130,8 @@ static const struct {
 	  "value (one setting a line; quote a value that has blanks)" },
 	{ "NodeAllocPolicy=FASTEST\n", -1,
 	  "bucket.conf:1: NodeAllocPolicy=FASTEST: unknown key (known: "
-	  "NodeAllocationPolicy, PriorityF, AllowJobPolicies, NodeName)" },
+	  "NodeAllocationPolicy, PriorityF, AllowJobPolicies, "
+	  "BaseSelectType, NodeName)" },
 	{ "FASTEST\n", -1, "bucket.conf:1: FASTEST: expected KEY=VALUE" },
 	{ "=FASTEST\n", -1, "bucket.conf:1: =FASTEST: expected KEY=VALUE" },
 	{ "PriorityF=\"SPEED - LOAD\n", -1,
@@ -231,7 +246,7 @@ static const struct {
 	  "1" },
 	{ "NodeName=a[1-2] Speed=1\nFOO=1\nNodeName=a2 Speed=1\n", -1,
 	  "bucket.conf:2: FOO=1: unknown key (known: NodeAllocationPolicy, "
-	  "PriorityF, AllowJobPolicies, NodeName)" },
+	  "PriorityF, AllowJobPolicies, BaseSelectType, NodeName)" },
 	{ "NodeName=z Speed=1\nNodeName=y Speed=1\nNodeName=y,z Speed=1\n",
 	  -1, "bucket.conf:3: NodeName=y,z: node 'y' is already named on "
 	  "line 2" },
@@ -384,12 +399,21 @@ START_TEST(test_accessors)
 	ck_assert_int_eq(errno, EPERM);
 	sb_bucket_conf_free(c);
 
+	/* The base plugin: a static, canonical name. */
+	c = sb_bucket_conf_parse("basESelecttype=SELECT/CONS_TRES\n", NULL,
+				 NULL, 0);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_str_eq(sb_bucket_conf_base(c), "select/cons_tres");
+	ck_assert_int_eq(sb_bucket_conf_check(c), 0);
+	sb_bucket_conf_free(c);
+
 	/* Defaults. */
 	c = sb_bucket_conf_parse("", NULL, NULL, 0);
 	ck_assert_ptr_nonnull(c);
 	ck_assert_int_eq(sb_bucket_conf_policy(c)->kind,
 			 SB_POLICY_FIRSTAVAILABLE);
 	ck_assert_ptr_null(sb_bucket_conf_priorityf(c));
+	ck_assert_ptr_null(sb_bucket_conf_base(c));
 	ck_assert_uint_eq(sb_bucket_conf_node_count(c), 0);
 	ck_assert_ptr_null(sb_bucket_conf_node(c, "n1"));
 	for (k = 0; k < SB_POLICY_COUNT; k++)

@@ -5,20 +5,24 @@
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Slurm's select framework loads every select_*.so in PluginDir, so the
- * base is already in the process; a plugin context of our own gives us
- * its entry points (the same shared object: dlopen() counts references,
- * and Slurm's select/cray_aries layers over linear or cons_tres the same
- * way). The symbol names below are the framework's operation table,
- * slurm_select_ops_t of src/common/select.h, in its order.
+ * Slurm's select framework loads every select_*.so in PluginDir (22.05,
+ * 24.11), so the base is already in the process; a plugin context of our
+ * own gives us its entry points (the same shared object: dlopen() counts
+ * references, and Slurm's select/cray_aries layered over linear or
+ * cons_tres the same way). Its symbols, in the framework's order, are
+ * the series' (series_base_syms[]).
  *
- * Node and job data travel tagged with *our* plugin_id (the cluster's
+ * Node data travel tagged with *our* plugin_id (the cluster's
  * SelectType), so every program that unpacks them calls our unpack. We
  * put the base's plugin_id in front of the base's own bytes: a program
- * that runs another base (a slurm.conf that differs from slurmctld's)
- * refuses the data with one line instead of misreading it, and a
- * slurmctld that is no longer select/bucket (the site switched back to
- * the base) still reads the job state we saved, by loading that base.
+ * that runs another base (a configuration that differs from slurmctld's)
+ * refuses the data with one line instead of misreading it, and a program
+ * that does not run select/bucket loads the base that packed them. Node
+ * data are never saved. Job data are saved with the job, so their form
+ * is the series' (select_series.c): on 22.05 the same header, which lets
+ * a slurmctld switched back to the base read the jobs we saved; on 24.11
+ * the base's own bytes alone (none), because 26.05 reads exactly Slurm's
+ * 4-byte plugin id there and nothing after it.
  */
 #include "config.h"
 
@@ -28,64 +32,38 @@
 
 #include "select_bucket.h"
 
-/* slurm_select_ops_t, field by field. */
-static const char *_syms[] = {
-	"plugin_id",
-	"select_p_state_save",
-	"select_p_state_restore",
-	"select_p_job_init",
-	"select_p_node_init",
-	"select_p_job_test",
-	"select_p_job_begin",
-	"select_p_job_ready",
-	"select_p_job_expand",
-	"select_p_job_resized",
-	"select_p_job_signal",
-	"select_p_job_fini",
-	"select_p_job_suspend",
-	"select_p_job_resume",
-	"select_p_step_pick_nodes",
-	"select_p_step_start",
-	"select_p_step_finish",
-	"select_p_select_nodeinfo_pack",
-	"select_p_select_nodeinfo_unpack",
-	"select_p_select_nodeinfo_alloc",
-	"select_p_select_nodeinfo_free",
-	"select_p_select_nodeinfo_set_all",
-	"select_p_select_nodeinfo_set",
-	"select_p_select_nodeinfo_get",
-	"select_p_select_jobinfo_alloc",
-	"select_p_select_jobinfo_free",
-	"select_p_select_jobinfo_set",
-	"select_p_select_jobinfo_get",
-	"select_p_select_jobinfo_copy",
-	"select_p_select_jobinfo_pack",
-	"select_p_select_jobinfo_unpack",
-	"select_p_select_jobinfo_sprint",
-	"select_p_select_jobinfo_xstrdup",
-	"select_p_get_info_from_plugin",
-	"select_p_update_node_config",
-	"select_p_reconfigure",
-	"select_p_resv_test",
-};
-
-_Static_assert(sizeof(_syms) == sizeof(slurm_select_ops_t),
-	       "one symbol per entry of slurm_select_ops_t");
-
-slurm_select_ops_t base;
+sb_select_ops_t base;
 static plugin_context_t *g_context = NULL;
 static char *g_name = NULL;
-static uint32_t g_single = 0;
 static pthread_mutex_t g_base_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The base SelectTypeParameters asks for. */
-static const char *_configured(void)
+/* BaseSelectType of bucket.conf next to slurm.conf, or NULL. */
+static const char *_file_base(void)
 {
-	if (slurm_conf.select_type_param & CR_OTHER_CONS_TRES)
-		return "select/cons_tres";
-	if (slurm_conf.select_type_param & CR_OTHER_CONS_RES)
-		return "select/cons_res";
-	return "select/linear";
+	char *path = get_extra_conf_path("bucket.conf");
+	sb_bucket_conf_t *c = sb_bucket_conf_load(path, NULL, 0);
+	const char *name = c ? sb_bucket_conf_base(c) : NULL;
+
+	/* unreadable or bad: slurmctld, which reads it too, says why */
+	sb_bucket_conf_free(c);
+	xfree(path);
+	return name;	/* a static string */
+}
+
+extern const char *base_configured(const sb_bucket_conf_t *conf)
+{
+	const char *file = conf ? sb_bucket_conf_base(conf) : _file_base();
+	const char *params = series_base_from_slurm_conf();
+
+	if (file && params && xstrcmp(file, params)) {
+		error(BUCKET_PFX "bucket.conf's BaseSelectType=%s and SelectTypeParameters=%s name different base plugins (%s): keep one",
+		      file, select_type_param_string(
+			      slurm_conf.select_type_param), params);
+		return NULL;
+	}
+	if (file)
+		return file;
+	return params ? params : "select/linear";
 }
 
 static int _load(const char *type)
@@ -96,34 +74,32 @@ static int _load(const char *type)
 	if (g_context)
 		goto done;
 	g_context = plugin_context_create("select", type, (void **) &base,
-					  _syms, sizeof(_syms));
+					  series_base_syms,
+					  series_base_syms_size);
 	if (!g_context) {
-		error(BUCKET_PFX "cannot load the base plugin %s (SelectTypeParameters=%s): is it in PluginDir?",
-		      type, select_type_param_string(
-			      slurm_conf.select_type_param));
+		error(BUCKET_PFX "cannot load the base plugin %s: is it in PluginDir (Slurm %s has select/linear and select/cons_tres)?",
+		      type, SB_SLURM_SERIES);
 		rc = SLURM_ERROR;
 		goto done;
 	}
 	g_name = xstrdup(type);
-	/* linear answers without setting it: 0 stays */
-	g_single = 0;
-	(void) (*base.get_info_from_plugin)(SELECT_SINGLE_JOB_TEST, NULL,
-					    &g_single);
-	debug("base plugin %s loaded (plugin_id %u, one job_test call with every node: %s)",
-	      type, *base.plugin_id, g_single ? "yes" : "no");
+	series_base_loaded();
+	debug("base plugin %s loaded (plugin_id %u)", type, *base.plugin_id);
 done:
 	slurm_mutex_unlock(&g_base_lock);
 	return rc;
 }
 
-extern int base_load(void)
+extern int base_load(const sb_bucket_conf_t *conf)
 {
-	return _load(_configured());
+	const char *type = base_configured(conf);
+
+	return type ? _load(type) : SLURM_ERROR;
 }
 
 extern bool base_ready(void)
 {
-	return g_context || (base_load() == SLURM_SUCCESS);
+	return g_context || (base_load(NULL) == SLURM_SUCCESS);
 }
 
 extern void base_unload(void)
@@ -141,11 +117,6 @@ extern const char *base_name(void)
 	return g_name;
 }
 
-extern bool base_single_test(void)
-{
-	return g_single != 0;
-}
-
 extern bool base_is_cons(void)
 {
 	return g_context && (*base.plugin_id != SELECT_PLUGIN_LINEAR);
@@ -156,7 +127,7 @@ extern bool base_is_cons(void)
  * the configured one, or (when this program is not running select/bucket
  * any more, the base was never loaded) the one that packed it.
  */
-static int _base_for(uint32_t id)
+extern int base_for(uint32_t id)
 {
 	char *name, *type;
 	int rc;
@@ -175,15 +146,14 @@ static int _base_for(uint32_t id)
 			return rc;
 	}
 	if (*base.plugin_id != id) {
-		error(BUCKET_PFX "data packed over the base plugin with plugin_id %u, but this program runs %s (%u): SelectTypeParameters differ from slurmctld's",
+		error(BUCKET_PFX "data packed over the base plugin with plugin_id %u, but this program runs %s (%u): its bucket.conf (BaseSelectType) or slurm.conf differs from slurmctld's",
 		      id, g_name, *base.plugin_id);
 		return SLURM_ERROR;
 	}
 	return SLURM_SUCCESS;
 }
 
-/* Our header: the base's plugin_id. */
-static int _header_pack(buf_t *buffer)
+extern int base_header_pack(buf_t *buffer)
 {
 	if (!base_ready())
 		return SLURM_ERROR;
@@ -192,12 +162,12 @@ static int _header_pack(buf_t *buffer)
 }
 
 /* Read our header and make sure that base is loaded; @what: "node", "job". */
-static int _header_unpack(buf_t *buffer, const char *what)
+extern int base_header_unpack(buf_t *buffer, const char *what)
 {
 	uint32_t id;
 
 	safe_unpack32(&id, buffer);
-	return _base_for(id);
+	return base_for(id);
 unpack_error:
 	error(BUCKET_PFX "%s data too short", what);
 	return SLURM_ERROR;
@@ -206,7 +176,7 @@ unpack_error:
 extern int base_nodeinfo_pack(select_nodeinfo_t *ni, buf_t *buffer,
 			      uint16_t protocol_version)
 {
-	if (_header_pack(buffer) != SLURM_SUCCESS)
+	if (base_header_pack(buffer) != SLURM_SUCCESS)
 		return SLURM_ERROR;
 	return (*base.nodeinfo_pack)(ni, buffer, protocol_version);
 }
@@ -215,24 +185,7 @@ extern int base_nodeinfo_unpack(select_nodeinfo_t **ni, buf_t *buffer,
 				uint16_t protocol_version)
 {
 	*ni = NULL;
-	if (_header_unpack(buffer, "node") != SLURM_SUCCESS)
+	if (base_header_unpack(buffer, "node") != SLURM_SUCCESS)
 		return SLURM_ERROR;
 	return (*base.nodeinfo_unpack)(ni, buffer, protocol_version);
-}
-
-extern int base_jobinfo_pack(select_jobinfo_t *ji, buf_t *buffer,
-			     uint16_t protocol_version)
-{
-	if (_header_pack(buffer) != SLURM_SUCCESS)
-		return SLURM_ERROR;
-	return (*base.jobinfo_pack)(ji, buffer, protocol_version);
-}
-
-extern int base_jobinfo_unpack(select_jobinfo_t **ji, buf_t *buffer,
-			       uint16_t protocol_version)
-{
-	*ji = NULL;
-	if (_header_unpack(buffer, "job") != SLURM_SUCCESS)
-		return SLURM_ERROR;
-	return (*base.jobinfo_unpack)(ji, buffer, protocol_version);
 }

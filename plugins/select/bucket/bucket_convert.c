@@ -73,7 +73,7 @@ extern sb_node_state_t convert_node_state(size_t i)
 			SB_NODE_DRAINED : SB_NODE_DOWN;
 	if (!bit_test(idle_node_bitmap, i))
 		return SB_NODE_ALLOCATED;
-	if (power_node_bitmap && bit_test(power_node_bitmap, i))
+	if (SB_POWER_DOWN_BITMAP && bit_test(SB_POWER_DOWN_BITMAP, i))
 		return SB_NODE_POWERED_DOWN;
 	return SB_NODE_IDLE;
 }
@@ -181,46 +181,67 @@ fail:
 
 /*
  * bitstr_t keeps its bits LSB first in 64-bit words after a header of
- * BITSTR_OVERHEAD words (a big-endian build would not: there, go bit by
- * bit).
+ * SB_BITSTR_OVERHEAD words (sb_slurm.h), so whole words are copied.
+ * 24.11 no longer publishes the header's size: the layout is checked
+ * once on a bitmap of Slurm's own, and if it were ever different (or on
+ * a big-endian build) the copies go bit by bit.
  */
+static bool _words_ok(void)
+{
+	static int ok = -1;	/* a benign race: every thread finds the same */
+	bitstr_t *t;
+
+#ifdef SLURM_BIGENDIAN
+	return false;
+#endif
+	if (ok < 0) {
+		t = bit_alloc(130);
+		bit_set(t, 0);
+		bit_set(t, 129);
+		ok = (((uint64_t *) (t + SB_BITSTR_OVERHEAD))[0] == 1) &&
+			(((uint64_t *) (t + SB_BITSTR_OVERHEAD))[2] == 2);
+		FREE_NULL_BITMAP(t);
+		if (!ok)
+			error(BUCKET_PFX "Slurm's bitmaps are not laid out as expected: copying them bit by bit");
+	}
+	return ok;
+}
+
 extern void convert_bitstr_to_sb(const bitstr_t *b, sb_bitmap_t *out)
 {
-#ifdef SLURM_BIGENDIAN
 	bitoff_t i, n = bit_size((bitstr_t *) b);
 
+	if (_words_ok()) {
+		(void) sb_bitmap_load_words(out, (const uint64_t *)
+					    (b + SB_BITSTR_OVERHEAD),
+					    ((size_t) n + 63) / 64);
+		return;
+	}
 	sb_bitmap_clear_all(out);
 	for (i = 0; i < n; i++)
 		if (bit_test((bitstr_t *) b, i))
 			sb_bitmap_set(out, (size_t) i);
-#else
-	size_t words = (bit_size((bitstr_t *) b) + 63) / 64;
-
-	(void) sb_bitmap_load_words(out, (const uint64_t *)
-				    (b + BITSTR_OVERHEAD), words);
-#endif
 }
 
 extern void convert_sb_to_bitstr(const sb_bitmap_t *b, bitstr_t *out)
 {
-#ifdef SLURM_BIGENDIAN
+	bitoff_t bits = bit_size(out);
+	size_t words = (bits + 63) / 64;
 	int64_t i;
 
+	if (_words_ok()) {
+		(void) sb_bitmap_store_words(b, (uint64_t *)
+					     (out + SB_BITSTR_OVERHEAD), words);
+		/* bitstr_t keeps bits past its size clear too */
+		if (bits % 64)
+			((uint64_t *) (out + SB_BITSTR_OVERHEAD))[words - 1] &=
+				(UINT64_C(1) << (bits % 64)) - 1;
+		return;
+	}
 	bit_clear_all(out);
 	for (i = sb_bitmap_first_set(b); i >= 0;
 	     i = sb_bitmap_next_set(b, (size_t) i + 1))
 		bit_set(out, i);
-#else
-	bitoff_t bits = bit_size(out);
-	size_t words = (bits + 63) / 64;
-
-	(void) sb_bitmap_store_words(b, (uint64_t *) (out + BITSTR_OVERHEAD),
-				     words);
-	/* bitstr_t keeps bits past its size clear too */
-	if (bits % 64)
-		((uint64_t *) (out + BITSTR_OVERHEAD))[words - 1] &=
-			(UINT64_C(1) << (bits % 64)) - 1;
-#endif
 }
 
 /*

@@ -121,7 +121,7 @@ static const char *_base_reason(const job_record_t *job_ptr,
 				bitstr_t *bitmap, uint32_t min_nodes,
 				uint32_t max_nodes, uint32_t req_nodes,
 				uint16_t mode, list_t *preemptee_candidates,
-				bitstr_t *exc_core_bitmap,
+				const sb_job_test_extra_t *x,
 				const sb_policy_t *policy)
 {
 	const job_details_t *d = job_ptr->details;
@@ -135,8 +135,7 @@ static const char *_base_reason(const job_record_t *job_ptr,
 		.contiguous = d->contiguous,
 		.min_cpus = d->min_cpus,
 		.node_cpus = convert_node_cpus(job_ptr),
-		.core_reservation = exc_core_bitmap &&
-			(bit_ffs(exc_core_bitmap) >= 0),
+		.core_reservation = sb_extra_core_reserved(x),
 		.will_run = SELECT_IS_MODE_WILL_RUN(mode),
 		.preempt_candidates = preemptee_candidates &&
 			list_count(preemptee_candidates),
@@ -183,9 +182,9 @@ static void _gres_exclude(_job_t *j, sb_bitmap_t *out)
 
 		if (!node_ptr)
 			continue;
-		if (!gres_job_test(j->job_ptr->gres_list_req,
-				   node_ptr->gres_list, true, NULL, 0, 0,
-				   j->job_ptr->job_id, node_ptr->name, false))
+		if (!sb_gres_job_test(j->job_ptr->gres_list_req,
+				      node_ptr->gres_list, j->job_ptr->job_id,
+				      node_ptr->name))
 			sb_bitmap_or(out, sb_bucket_all(set, b));
 	}
 }
@@ -249,10 +248,11 @@ static int _place(_job_t *j, bool ideal, bitstr_t *out, const char **path)
  * WILL_RUN: the earliest start of @j on the plan and its nodes into
  * @out. SB_PLACE_RUN (*start set), SB_PLACE_NEVER, or -1 (logged).
  */
-static int _plan(_job_t *j, bitstr_t *out, int64_t *start)
+static int _plan(_job_t *j, const sb_job_test_extra_t *x, bitstr_t *out,
+		 int64_t *start)
 {
 	job_record_t *job_ptr = j->job_ptr;
-	time_t now = time(NULL);
+	time_t now = time(NULL), from = now, until = 0;
 	sb_will_run_t *own = NULL, *plan;
 	sb_will_run_result_t res;
 	sb_bitmap_t *allowed = NULL;
@@ -267,7 +267,15 @@ static int _plan(_job_t *j, bitstr_t *out, int64_t *start)
 	sb_bitmap_not(allowed);
 	if (convert_request(&r, job_ptr, j->count) < 0)
 		goto done;
-	if (sb_will_run_query(plan, &r, j->policy, allowed, (int64_t) now,
+	/*
+	 * Backfill's window (24.11), honoured as the base honours it:
+	 * cons_tres starts looking at its start and gives up past its end;
+	 * linear reads none.
+	 */
+	if (base_is_cons() && sb_extra_will_run_window(x, &from, &until) &&
+	    (from < now))
+		from = now;
+	if (sb_will_run_query(plan, &r, j->policy, allowed, (int64_t) from,
 			      &res) < 0) {
 		rc = (errno == ENOENT) ? SB_PLACE_NEVER : -1;
 		if (rc < 0)
@@ -277,6 +285,8 @@ static int _plan(_job_t *j, bitstr_t *out, int64_t *start)
 		*start = res.start;
 		sb_will_run_result_fini(&res);
 		rc = SB_PLACE_RUN;
+		if (until && (*start > (int64_t) until))
+			rc = SB_PLACE_WAIT;
 		if ((job_ptr->bit_flags & TEST_NOW_ONLY) &&
 		    (*start > (int64_t) now))
 			rc = SB_PLACE_WAIT;
@@ -292,8 +302,9 @@ done:
  * Our decision for @j, under bucket_lock: the nodes into @out (a bitmap
  * of the cluster's size), WILL_RUN's start into *start.
  */
-static int _decide(_job_t *j, bitstr_t *bitmap, bitstr_t *out,
-		   int64_t *start, const char **path)
+static int _decide(_job_t *j, const sb_job_test_extra_t *x,
+		   bitstr_t *bitmap, bitstr_t *out, int64_t *start,
+		   const char **path)
 {
 	int res;
 
@@ -304,7 +315,7 @@ static int _decide(_job_t *j, bitstr_t *bitmap, bitstr_t *out,
 	_gres_exclude(j, j->excl);
 	if (SELECT_IS_MODE_WILL_RUN(j->mode)) {
 		*path = NULL;
-		res = _plan(j, out, start);
+		res = _plan(j, x, out, start);
 	} else {
 		res = _place(j, SELECT_IS_MODE_TEST_ONLY(j->mode), out, path);
 	}
@@ -316,21 +327,15 @@ static int _decide(_job_t *j, bitstr_t *bitmap, bitstr_t *out,
 static int _base_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		      uint32_t min_nodes, uint32_t max_nodes,
 		      uint32_t req_nodes, uint16_t mode, list_t *cands,
-		      list_t **preemptee_job_list, bitstr_t *exc_core_bitmap,
-		      const char *why)
+		      list_t **preemptee_job_list,
+		      const sb_job_test_extra_t *x, const char *why)
 {
 	char *hl;
 	int rc;
 
-	if (SELECT_IS_MODE_RUN_NOW(mode) && !base_single_test())
-		rc = node_sets_run_now(job_ptr, bitmap, min_nodes, max_nodes,
-				       req_nodes, mode, cands,
-				       preemptee_job_list, exc_core_bitmap,
-				       _shares(job_ptr));
-	else
-		rc = (*base.job_test)(job_ptr, bitmap, min_nodes, max_nodes,
-				      req_nodes, mode, cands,
-				      preemptee_job_list, exc_core_bitmap);
+	rc = series_base_test(job_ptr, bitmap, min_nodes, max_nodes,
+			      req_nodes, mode, cands, preemptee_job_list, x,
+			      _shares(job_ptr));
 
 	if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE) {
 		hl = (rc == SLURM_SUCCESS) ? _names(bitmap) : NULL;
@@ -347,11 +352,11 @@ extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		    uint32_t min_nodes, uint32_t max_nodes,
 		    uint32_t req_nodes, uint16_t mode,
 		    list_t *preemptee_candidates, list_t **preemptee_job_list,
-		    bitstr_t *exc_core_bitmap)
+		    const sb_job_test_extra_t *x)
 {
 	const char *why, *res_name, *path = NULL;
 	const char *prefer = convert_job_prefer(job_ptr);
-	bitstr_t *ours = NULL, *offered = NULL;
+	bitstr_t *ours = NULL, *offered = NULL, *cands_nodes = NULL;
 	bool cands;
 	int64_t start = 0;
 	int res, rc;
@@ -366,19 +371,23 @@ extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	state_sync(time(NULL));
 	_set_policy(&j);
 	why = _base_reason(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
-			   mode, preemptee_candidates, exc_core_bitmap,
-			   j.policy);
+			   mode, preemptee_candidates, x, j.policy);
 	if (why) {
 		slurm_mutex_unlock(&bucket_lock);
 		return _base_test(job_ptr, bitmap, min_nodes, max_nodes,
 				  req_nodes, mode, preemptee_candidates,
-				  preemptee_job_list, exc_core_bitmap, why);
+				  preemptee_job_list, x, why);
 	}
 	if (!sb_policy_static(j.policy))
 		state_sync_loads();
+	/* every node the job may get, when slurmctld offers them in sets */
+	cands_nodes = series_candidates(job_ptr, bitmap, mode, min_nodes,
+					max_nodes, req_nodes);
 	ours = bit_alloc(bucket_state.n);
-	res = _decide(&j, bitmap, ours, &start, &path);
+	res = _decide(&j, x, cands_nodes ? cands_nodes : bitmap, ours,
+		      &start, &path);
 	slurm_mutex_unlock(&bucket_lock);
+	FREE_NULL_BITMAP(cands_nodes);
 
 	/*
 	 * RUN_NOW is offered free nodes only: whatever is missing, the
@@ -406,9 +415,25 @@ extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			return EINVAL;
 		return _base_test(job_ptr, bitmap, min_nodes, max_nodes,
 				  req_nodes, mode, preemptee_candidates,
-				  preemptee_job_list, exc_core_bitmap,
+				  preemptee_job_list, x,
 				  (res < 0) ? "our error" :
 				  cands ? "preemption" : "we found none");
+	}
+
+	/*
+	 * Chosen among nodes of later node sets too: not in this call's
+	 * nodes, so "no" until slurmctld offers the set that holds them.
+	 */
+	if (SELECT_IS_MODE_RUN_NOW(mode) && !bit_super_set(ours, bitmap)) {
+		if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE) {
+			hl = _names(ours);
+			log_flag(SELECT_TYPE, "%pJ RUN_NOW: our nodes %s are not all in this node set, waiting for the next (policy %s)",
+				 job_ptr, hl, sb_policy_name(j.policy->kind));
+			xfree(hl);
+		}
+		series_outside_offer(job_ptr);
+		FREE_NULL_BITMAP(ours);
+		return EINVAL;
 	}
 
 	if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE) {
@@ -439,9 +464,9 @@ extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	/* The base allocates exactly our nodes, or decides itself. */
 	offered = bit_copy(bitmap);
 	bit_copybits(bitmap, ours);
-	rc = (*base.job_test)(job_ptr, bitmap, min_nodes, max_nodes,
+	rc = sb_base_job_test(job_ptr, bitmap, min_nodes, max_nodes,
 			      req_nodes, mode, preemptee_candidates,
-			      preemptee_job_list, exc_core_bitmap);
+			      preemptee_job_list, x);
 	if (rc != SLURM_SUCCESS) {
 		hl = _names(ours);
 		info("%pJ %s: %s refused the nodes we chose (%s); it decides on every node offered",
@@ -450,8 +475,7 @@ extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		bit_copybits(bitmap, offered);
 		rc = _base_test(job_ptr, bitmap, min_nodes, max_nodes,
 				req_nodes, mode, preemptee_candidates,
-				preemptee_job_list, exc_core_bitmap,
-				"refused ours");
+				preemptee_job_list, x, "refused ours");
 	}
 	FREE_NULL_BITMAP(ours);
 	FREE_NULL_BITMAP(offered);

@@ -9,7 +9,8 @@
  * Nothing here is a ledger of our own. A node's state is what slurmctld's
  * bitmaps say at the moment of a decision: avail_node_bitmap (up, not
  * drained, responding), idle_node_bitmap (no job at all, running or
- * completing, shared or not) and power_node_bitmap. Each decision first
+ * completing, shared or not) and the powered-down nodes (power_node_bitmap,
+ * 24.11: power_down_node_bitmap). Each decision first
  * compares the three bitmaps with the copies the model was last derived
  * from, a 64-bit word at a time, and re-files the nodes whose bits
  * changed: O(N / 64 + changed nodes), no per-node scan, and a node the
@@ -59,7 +60,7 @@ static bitstr_t *_slurm_bitmap(int which)
 	case SEEN_IDLE:
 		return idle_node_bitmap;
 	default:
-		return power_node_bitmap;
+		return SB_POWER_DOWN_BITMAP;
 	}
 }
 

@@ -6,18 +6,20 @@
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * This file holds the framework's entry points. All but job_test go
- * straight to the base, which owns the allocations and their state;
- * job_test is bucket_job_place.c's. Ours on top: bucket.conf, the model's
+ * This file holds the framework's entry points that every supported
+ * Slurm series has; those that differ are in
+ * plugins/series/<series>/select_series.c. All but job_test go straight
+ * to the base, which owns the allocations and their state; job_test is
+ * bucket_job_place.c's. Ours on top: bucket.conf, the model's
  * rebuilds (start, reconfigure, a node's new configuration), and our
  * lines in 'scontrol show config'.
  *
- * Every Slurm program that loads the select plugins loads all of them
- * (sinfo, squeue, srun, slurmd...). Where select/bucket is the cluster's
- * SelectType, the base is loaded there too (its node and job data are
- * what travels); elsewhere init() does nothing, and the base is loaded
- * only if data we packed must be read (bucket_base.c). Only slurmctld
- * reads bucket.conf and builds buckets.
+ * Every Slurm program that loads the select plugins loads ours (sinfo,
+ * squeue, srun, slurmd...). Where select/bucket is the cluster's
+ * SelectType, init() loads the base bucket.conf (or, on 22.05,
+ * slurm.conf) names; elsewhere init() does nothing, and the base is
+ * loaded only if data we packed must be read (bucket_base.c). Only
+ * slurmctld builds buckets.
  */
 #include "config.h"
 
@@ -88,6 +90,24 @@ static int _check_conf_nodes(const sb_bucket_conf_t *c)
 }
 
 /*
+ * The base is loaded once, at start: a BaseSelectType that names another
+ * one takes a restart of every daemon, as a SelectType change does.
+ */
+static int _check_conf_base(const sb_bucket_conf_t *c)
+{
+	const char *want = base_configured(c);
+
+	if (!want)
+		return SLURM_ERROR;
+	if (base_name() && xstrcmp(want, base_name())) {
+		error(BUCKET_PFX "%s: BaseSelectType=%s: the base plugin is %s until slurmctld and every slurmd restart",
+		      conf_path, want, base_name());
+		return SLURM_ERROR;
+	}
+	return SLURM_SUCCESS;
+}
+
+/*
  * Take bucket.conf again. At start a bad file is fatal (one clear line);
  * on reconfigure the old settings stay and the error is logged.
  */
@@ -95,7 +115,8 @@ static void _reload_conf(void)
 {
 	sb_bucket_conf_t *c = _load_conf();
 
-	if (c && (_check_conf_nodes(c) != SLURM_SUCCESS)) {
+	if (c && ((_check_conf_nodes(c) != SLURM_SUCCESS) ||
+		  (_check_conf_base(c) != SLURM_SUCCESS))) {
 		sb_bucket_conf_free(c);
 		c = NULL;
 	}
@@ -113,15 +134,41 @@ static void _reload_conf(void)
 	     sb_policy_name(sb_bucket_conf_policy(c)->kind), conf_path);
 }
 
+extern bool bucket_in_ctld(void)
+{
+	return in_ctld;
+}
+
 extern int init(void)
 {
+	sb_bucket_conf_t *c;
+	int rc;
+
 	if (xstrcasecmp(slurm_conf.select_type, plugin_type))
 		return SLURM_SUCCESS;	/* present in PluginDir, not used */
-	if (base_load() != SLURM_SUCCESS)
-		return SLURM_ERROR;
-	active = true;
-	if (!running_in_slurmctld())
+	if (!running_in_slurmctld()) {
+		/*
+		 * Every entry point forwards to the base: load the one
+		 * bucket.conf (if readable here) or slurm.conf names; node
+		 * data packed over another base say so (bucket_base.c).
+		 */
+		if (base_load(NULL) != SLURM_SUCCESS)
+			return SLURM_ERROR;
+		active = true;
 		return SLURM_SUCCESS;
+	}
+	/*
+	 * slurmctld: the base is in bucket.conf, so a bad file stops it
+	 * here with the file's own line (read again with the nodes).
+	 */
+	if (!(c = _load_conf()))
+		fatal(BUCKET_PFX "%s is not valid, see the error above",
+		      conf_path);
+	rc = base_load(c);
+	sb_bucket_conf_free(c);
+	if (rc != SLURM_SUCCESS)
+		fatal(BUCKET_PFX "no base plugin, see the error above");
+	active = true;
 	in_ctld = true;
 	/*
 	 * Slurm checks this for select/linear itself (select_g_init()),
@@ -129,9 +176,19 @@ extern int init(void)
 	 */
 	if (!base_is_cons() && (slurm_conf.select_type_param &
 				(CR_CPU | CR_CORE | CR_SOCKET)))
-		fatal(BUCKET_PFX "SelectTypeParameters=%s: CR_CPU, CR_CORE and CR_SOCKET need a consumable-resource base (add OTHER_CONS_TRES); over %s jobs get whole nodes",
+		fatal(BUCKET_PFX "SelectTypeParameters=%s: CR_CPU, CR_CORE and CR_SOCKET need a consumable-resource base (BaseSelectType=select/cons_tres in bucket.conf); over %s jobs get whole nodes",
 		      select_type_param_string(slurm_conf.select_type_param),
 		      base_name());
+	/*
+	 * Slurm gives SelectType=select/cons_tres CR_Core_Memory when
+	 * SelectTypeParameters is not set, but not a plugin of another
+	 * name: say so here rather than let cons_tres refuse "NONE".
+	 */
+	if (base_is_cons() && !(slurm_conf.select_type_param &
+				(CR_CPU | CR_CORE | CR_SOCKET)))
+		fatal(BUCKET_PFX "SelectTypeParameters=%s: over %s set CR_CPU, CR_Core or CR_Socket (with or without _Memory), e.g. SelectTypeParameters=CR_Core_Memory: Slurm's default applies to SelectType=%s only",
+		      select_type_param_string(slurm_conf.select_type_param),
+		      base_name(), base_name());
 	info("choosing nodes over the base plugin %s", base_name());
 	/* bucket.conf is read in select_p_node_init(), with the nodes */
 	return SLURM_SUCCESS;
@@ -188,20 +245,6 @@ extern int select_p_node_init(void)
 	return _rebuild();
 }
 
-extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
-			     uint32_t min_nodes, uint32_t max_nodes,
-			     uint32_t req_nodes, uint16_t mode,
-			     list_t *preemptee_candidates,
-			     list_t **preemptee_job_list,
-			     bitstr_t *exc_core_bitmap)
-{
-	if (!job_ptr || !job_ptr->details || !bitmap)
-		return EINVAL;
-	return job_test(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
-			mode, preemptee_candidates, preemptee_job_list,
-			exc_core_bitmap);
-}
-
 extern int select_p_job_begin(job_record_t *job_ptr)
 {
 	return (*base.job_begin)(job_ptr);
@@ -221,11 +264,6 @@ extern int select_p_job_expand(job_record_t *from_job_ptr,
 extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 {
 	return (*base.job_resized)(job_ptr, node_ptr);
-}
-
-extern int select_p_job_signal(job_record_t *job_ptr, int signal)
-{
-	return (*base.job_signal)(job_ptr, signal);
 }
 
 extern int select_p_job_fini(job_record_t *job_ptr)
@@ -349,36 +387,6 @@ extern select_jobinfo_t *select_p_select_jobinfo_copy(
 	return (*base.jobinfo_copy)(jobinfo);
 }
 
-extern int select_p_select_jobinfo_pack(select_jobinfo_t *jobinfo,
-					buf_t *buffer,
-					uint16_t protocol_version)
-{
-	return base_jobinfo_pack(jobinfo, buffer, protocol_version);
-}
-
-extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
-					  buf_t *buffer,
-					  uint16_t protocol_version)
-{
-	return base_jobinfo_unpack(jobinfo, buffer, protocol_version);
-}
-
-extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
-					    char *buf, size_t size, int mode)
-{
-	if (!base_ready())
-		return NULL;
-	return (*base.jobinfo_sprint)(jobinfo, buf, size, mode);
-}
-
-extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
-					     int mode)
-{
-	if (!base_ready())
-		return NULL;
-	return (*base.jobinfo_xstrdup)(jobinfo, mode);
-}
-
 static void _add_pair(list_t *l, const char *name, const char *value)
 {
 	config_key_pair_t *p = xmalloc(sizeof(*p));
@@ -425,16 +433,9 @@ extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 	list_t **l = data;
 	int rc;
 
-	/*
-	 * One job_test call with every node, whatever the base wants: our
-	 * policies order all the nodes (Weight first), and for a base that
-	 * takes node sets one at a time we replay slurmctld's calls
-	 * (bucket_node_sets.c).
-	 */
-	if (dinfo == SELECT_SINGLE_JOB_TEST) {
-		*(uint32_t *) data = 1;
+	/* what the series answers itself (22.05: one call with every node) */
+	if (series_get_info(dinfo, data))
 		return SLURM_SUCCESS;
-	}
 	if (dinfo != SELECT_CONFIG_INFO)
 		return (*base.get_info_from_plugin)(dinfo, job_ptr, data);
 	/* the base's lines (if it has any), then ours */
@@ -448,19 +449,6 @@ extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 	return SLURM_SUCCESS;
 }
 
-extern int select_p_update_node_config(int index)
-{
-	int rc = (*base.update_node_config)(index);
-
-	/* a node registered: if it changed, rebuilt on next use */
-	if (in_ctld) {
-		slurm_mutex_lock(&bucket_lock);
-		state_node_config(index);
-		slurm_mutex_unlock(&bucket_lock);
-	}
-	return rc;
-}
-
 extern int select_p_reconfigure(void)
 {
 	int rc = (*base.reconfigure)();
@@ -472,10 +460,3 @@ extern int select_p_reconfigure(void)
 	return rc;
 }
 
-extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
-				    uint32_t node_cnt, bitstr_t *avail_bitmap,
-				    bitstr_t **core_bitmap)
-{
-	return (*base.resv_test)(resv_desc_ptr, node_cnt, avail_bitmap,
-				 core_bitmap);
-}

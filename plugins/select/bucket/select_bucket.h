@@ -5,9 +5,9 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * select/bucket is a layer over one of Slurm's own select plugins, the
- * "base": select/linear by default, select/cons_tres with
- * SelectTypeParameters=OTHER_CONS_TRES (select/cons_res with
- * OTHER_CONS_RES). The base owns every allocation: job resources, cores,
+ * "base": select/linear by default, select/cons_tres with bucket.conf's
+ * BaseSelectType=select/cons_tres (or, on Slurm 22.05, with
+ * SelectTypeParameters=OTHER_CONS_TRES; select/cons_res likewise). The base owns every allocation: job resources, cores,
  * memory, GRES, OverSubscribe, node data for sinfo, reservations. We only
  * choose *which* nodes a whole-node exclusive job with a fixed node count
  * gets (node buckets and a Maui allocation policy) and hand exactly those
@@ -22,13 +22,17 @@
  *   bucket_state.c     the bucket model, derived from slurmctld's own node
  *                      bitmaps and reservations at each decision; the
  *                      plan of running jobs' ends for WILL_RUN
- *   bucket_job_place.c which jobs we place (select_p_job_test()):
- *                      RUN_NOW, TEST_ONLY, WILL_RUN
- *   bucket_node_sets.c the base's RUN_NOW node set by node set, as
- *                      slurmctld calls a base that does not weigh nodes
+ *   bucket_job_place.c which jobs we place (job_test()): RUN_NOW,
+ *                      TEST_ONLY, WILL_RUN
+ *
+ * What differs between Slurm series is in plugins/series/<series>/:
+ * sb_select.h (the base's operation table, job_test()'s trailing
+ * arguments) and select_series.c (the entry points whose signature or
+ * existence differs, the base's symbols, how slurmctld's node sets
+ * reach the base; series_*() below).
  *
  * No private ledger: which nodes are free, busy or down is read from
- * slurmctld (avail_node_bitmap, idle_node_bitmap, power_node_bitmap) at
+ * slurmctld (avail_node_bitmap, idle_node_bitmap, the powered-down nodes) at
  * every decision, so the model cannot disagree with sinfo.
  *
  * Locking: slurmctld calls the select plugin with its own locks held
@@ -45,6 +49,7 @@
 #include <time.h>
 
 #include "sb_slurm.h"
+#include "sb_select.h"
 
 #include "bucket.h"
 #include "bucket_conf.h"
@@ -66,7 +71,7 @@ extern time_t last_resv_update __attribute__((weak));
 extern time_t last_job_update __attribute__((weak));
 extern bitstr_t *avail_node_bitmap __attribute__((weak));
 extern bitstr_t *idle_node_bitmap __attribute__((weak));
-extern bitstr_t *power_node_bitmap __attribute__((weak));
+extern bitstr_t *SB_POWER_DOWN_BITMAP __attribute__((weak));
 
 /*
  * info() and debug() prefix plugin messages with "select/bucket:
@@ -99,15 +104,23 @@ extern sb_bucket_conf_t *bucket_conf;	/* under bucket_lock */
 
 /* ---- bucket_base.c: the select plugin under us ------------------------- */
 
-/* The base's entry points; valid after base_load() succeeded. */
-extern slurm_select_ops_t base;
+/* The base's entry points: base (sb_select.h), valid after base_load(). */
 
 /*
- * Load the base SelectTypeParameters names (OTHER_CONS_TRES,
- * OTHER_CONS_RES, else select/linear), once. Returns SLURM_SUCCESS, or
- * SLURM_ERROR after logging one line naming the plugin.
+ * Load the base @conf names (base_configured()), once. Returns
+ * SLURM_SUCCESS, or SLURM_ERROR after logging one line naming the
+ * plugin.
  */
-extern int base_load(void);
+extern int base_load(const sb_bucket_conf_t *conf);
+
+/*
+ * The base the configuration names: @conf's BaseSelectType (NULL @conf:
+ * bucket.conf next to slurm.conf is read for it, as programs other than
+ * slurmctld do), else what the series reads from slurm.conf
+ * (series_base_from_slurm_conf()), else select/linear. Both set and
+ * different: NULL, after logging one line naming both.
+ */
+extern const char *base_configured(const sb_bucket_conf_t *conf);
 extern void base_unload(void);
 
 /*
@@ -132,34 +145,70 @@ extern int base_nodeinfo_pack(select_nodeinfo_t *ni, buf_t *buffer,
 			      uint16_t protocol_version);
 extern int base_nodeinfo_unpack(select_nodeinfo_t **ni, buf_t *buffer,
 				uint16_t protocol_version);
-extern int base_jobinfo_pack(select_jobinfo_t *ji, buf_t *buffer,
-			     uint16_t protocol_version);
-extern int base_jobinfo_unpack(select_jobinfo_t **ji, buf_t *buffer,
-			       uint16_t protocol_version);
 
 /*
- * Does the base weigh the nodes itself, taking one job_test call with
- * every candidate (SELECT_SINGLE_JOB_TEST)? cons_tres does, linear not.
+ * Make sure the base that packed data with plugin_id @id is loaded:
+ * the configured one, or (in a program that is not running select/bucket,
+ * the base was never loaded) the one that packed it. SLURM_SUCCESS, or
+ * SLURM_ERROR (logged).
  */
-extern bool base_single_test(void);
+extern int base_for(uint32_t id);
 
-/* ---- bucket_node_sets.c ------------------------------------------------- */
+/* Our header on the wire: the base's plugin_id (4 bytes). */
+extern int base_header_pack(buf_t *buffer);
+extern int base_header_unpack(buf_t *buffer, const char *what);
+
+/* ---- plugins/series/<series>/select_series.c ---------------------------- */
+
+/* The base's symbols, in sb_select_ops_t's order. */
+extern const char *series_base_syms[];
+extern const size_t series_base_syms_size;	/* sizeof */
 
 /*
- * RUN_NOW for a job the base places, on every node slurmctld offers
- * (@bitmap), as slurmctld would have called a base that takes one node
- * set at a time: node sets in Weight order, the base called once enough
- * nodes are gathered, candidates for preemption only with every node,
- * the first success kept. @shares: the job shares nodes (slurmctld then
- * gathers all nodes of one Weight before calling). Returns the base's
- * SLURM_SUCCESS (@bitmap = its nodes) or an error.
+ * The base slurm.conf names in this series (22.05:
+ * SelectTypeParameters=OTHER_CONS_TRES, OTHER_CONS_RES), or NULL.
  */
-extern int node_sets_run_now(job_record_t *job_ptr, bitstr_t *bitmap,
-			     uint32_t min_nodes, uint32_t max_nodes,
-			     uint32_t req_nodes, uint16_t mode,
-			     list_t *preemptee_candidates,
-			     list_t **preemptee_job_list, bitstr_t *exc_core_bitmap,
-			     bool shares);
+extern const char *series_base_from_slurm_conf(void);
+
+/* The base was just loaded (the series asks it what it needs). */
+extern void series_base_loaded(void);
+
+/*
+ * Does the series answer get_info_from_plugin(@dinfo) itself (into
+ * @data) instead of the base? 22.05: SELECT_SINGLE_JOB_TEST.
+ */
+extern bool series_get_info(enum select_plugindata_info dinfo, void *data);
+
+/*
+ * The base decides a job we do not place, as slurmctld would have called
+ * it without us (22.05 replays slurmctld's node sets for a base that
+ * takes them one at a time). @shares: the job shares nodes.
+ */
+extern int series_base_test(job_record_t *job_ptr, bitstr_t *bitmap,
+			    uint32_t min_nodes, uint32_t max_nodes,
+			    uint32_t req_nodes, uint16_t mode,
+			    list_t *preemptee_candidates,
+			    list_t **preemptee_job_list,
+			    const sb_job_test_extra_t *x, bool shares);
+
+/*
+ * The nodes to choose among for one of our jobs, when slurmctld offers
+ * them node set by node set (24.11 over a base that does not weigh
+ * nodes, RUN_NOW): every node the job could be offered in this attempt,
+ * @bitmap included (a new bitmap, which the caller frees). NULL: choose
+ * among @bitmap.
+ */
+extern bitstr_t *series_candidates(job_record_t *job_ptr, bitstr_t *bitmap,
+				   uint16_t mode, uint32_t min_nodes,
+				   uint32_t max_nodes, uint32_t req_nodes);
+
+/*
+ * The nodes we chose among series_candidates() are not all in this
+ * call's bitmap: we answer "not in these" and wait for the node set that
+ * holds them. Remembered, so that an attempt that ends there makes the
+ * next attempt choose among the offered nodes only.
+ */
+extern void series_outside_offer(job_record_t *job_ptr);
 
 /* ---- bucket_convert.c: Slurm -> common/ -------------------------------- */
 
@@ -209,7 +258,7 @@ extern void state_free(void);
 
 /*
  * Bring the model up to date before a decision: nodes whose bit in
- * avail_node_bitmap, idle_node_bitmap or power_node_bitmap changed since
+ * avail_node_bitmap, idle_node_bitmap or the powered-down nodes changed since
  * the last call (O(N / 64) word compares plus the changed nodes),
  * reservations (busy-later windows) and the clock.
  */
@@ -233,10 +282,19 @@ extern sb_will_run_t *state_plan(time_t now, const void *skip_resv,
 
 /* ---- bucket_job_place.c ------------------------------------------------ */
 
+/*
+ * select_p_job_test() of every series: @x holds the series' trailing
+ * arguments (sb_select.h).
+ */
 extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		    uint32_t min_nodes, uint32_t max_nodes,
 		    uint32_t req_nodes, uint16_t mode,
 		    list_t *preemptee_candidates, list_t **preemptee_job_list,
-		    bitstr_t *exc_core_bitmap);
+		    const sb_job_test_extra_t *x);
+
+/* ---- select_bucket.c ---------------------------------------------------- */
+
+/* select/bucket is the cluster's SelectType and this is slurmctld. */
+extern bool bucket_in_ctld(void);
 
 #endif /* SELECT_BUCKET_H */

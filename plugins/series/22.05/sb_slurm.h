@@ -56,4 +56,19 @@ typedef struct job_details job_details_t;
 /* Powered-down nodes (24.11: power_down_node_bitmap). */
 #define SB_POWER_DOWN_BITMAP power_node_bitmap
 
+/* Words before a bitstr_t's bits (public in 22.05's bitstring.h). */
+#define SB_BITSTR_OVERHEAD BITSTR_OVERHEAD
+
+/*
+ * Can the job's GRES be served by the node's, counting all of the node's
+ * GRES as free and every core usable? (0: no)
+ */
+static inline uint32_t sb_gres_job_test(list_t *job_gres_list,
+					list_t *node_gres_list,
+					uint32_t job_id, char *node_name)
+{
+	return gres_job_test(job_gres_list, node_gres_list, true, NULL, 0, 0,
+			     job_id, node_name, false);
+}
+
 #endif /* SB_SLURM_H */

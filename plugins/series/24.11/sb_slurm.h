@@ -17,6 +17,7 @@
 
 #include "src/common/assoc_mgr.h"
 #include "src/common/bitstring.h"
+#include "src/common/job_features.h"
 #include "src/common/job_record.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
@@ -43,5 +44,21 @@
 #define SB_SLURM_SERIES "24.11"
 
 #define SB_POWER_DOWN_BITMAP power_down_node_bitmap
+
+/*
+ * Words before a bitstr_t's bits: private to 24.11's bitstring.c (2, as
+ * in 22.05), so bucket_convert.c checks the layout once before relying
+ * on it.
+ */
+#define SB_BITSTR_OVERHEAD 2
+
+/* See 22.05's: 24.11 dropped the core bitmap and disable_binding. */
+static inline uint32_t sb_gres_job_test(list_t *job_gres_list,
+					list_t *node_gres_list,
+					uint32_t job_id, char *node_name)
+{
+	return gres_job_test(job_gres_list, node_gres_list, true, 0, 0,
+			     job_id, node_name);
+}
 
 #endif /* SB_SLURM_H */

@@ -1,6 +1,6 @@
 /*
- * bucket_node_sets.c - the base's RUN_NOW as slurmctld would have called
- * it, for a base that does not order nodes by weight itself.
+ * node_sets.c - Slurm 22.05: the base's RUN_NOW as slurmctld would have
+ * called it, for a base that does not order nodes by weight itself.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -85,8 +85,8 @@ extern int node_sets_run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 			     uint32_t min_nodes, uint32_t max_nodes,
 			     uint32_t req_nodes, uint16_t mode,
 			     list_t *preemptee_candidates,
-			     list_t **preemptee_job_list, bitstr_t *exc_core_bitmap,
-			     bool shares)
+			     list_t **preemptee_job_list,
+			     const sb_job_test_extra_t *x, bool shares)
 {
 	bool accumulate = shares || slurm_preemption_enabled() ||
 		(switch_record_cnt > 1);
@@ -114,10 +114,10 @@ extern int node_sets_run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 		if (preemptee_job_list)
 			FREE_NULL_LIST(*preemptee_job_list);
 		/* only preempt once every node is considered */
-		rc = (*base.job_test)(job_ptr, try, min_nodes, max_nodes,
+		rc = sb_base_job_test(job_ptr, try, min_nodes, max_nodes,
 				      req_nodes, mode,
 				      last ? preemptee_candidates : NULL,
-				      preemptee_job_list, exc_core_bitmap);
+				      preemptee_job_list, x);
 		if (rc == SLURM_SUCCESS) {
 			/* too many: slurmctld ends the tries there */
 			if ((uint32_t) bit_set_count(try) > max_nodes)
