@@ -41,7 +41,7 @@ sb_conf "PriorityWeightFairshare=100000"
 sb_conf "PriorityWeightAge=0"
 sb_conf "PriorityWeightJobSize=1000"
 sb_conf "PriorityWeightPartition=1000"
-sb_conf "PriorityWeightQOS=0"
+sb_conf "PriorityWeightQOS=500"
 sb_conf "PriorityWeightTRES=CPU=200"
 sb_cluster_start
 STATE=$SB_DIR/state/ctld
@@ -145,6 +145,29 @@ done
 check "${#pend[@]} jobs wait in the DOWN partitions" test ${#pend[@]} = 16
 check "an administrator sets one job's priority" \
 	scontrol update job="${pend[15]}" priority=5000
+
+# QOS with a priority (the default one has none); from 24.11 on a job may
+# ask for several, and gets one priority per partition and QOS and one
+# sprio line each.
+sacctmgr -i add qos sbq1 Priority=10 >/dev/null &&
+sacctmgr -i add qos sbq2 Priority=100 >/dev/null &&
+sacctmgr -i modify user sbpp7 set qos+=sbq1,sbq2 >/dev/null
+check "sacctmgr adds two QOS" test $? = 0
+_qos_known() {
+	runuser -u sbpp7 -- sbatch --test-only -A pB -q sbq2 --wrap true 2>&1 |
+		grep -q 'to start'
+}
+check "slurmctld knows the QOS" wait_for 30 _qos_known
+QPEND="hold1:sbq2:-n1 hold1,hold2:sbq1:-n2"
+[ "$SB_SERIES" = 22.05 ] ||
+	QPEND+=" hold1,hold2:sbq1,sbq2:-n1 hold2:sbq2,sbq1:-n2 hold3,hold1:sbq1,normal:-n1"
+qpend=()
+for r in $QPEND; do
+	IFS=: read -r p q o <<<"$r"
+	qpend+=($(runuser -u sbpp7 -- sbatch --parsable -p "$p" -A pB -q "$q" \
+		$o -o /dev/null --wrap true))
+done
+check "${#qpend[@]} jobs with QOS wait too" test ${#qpend[@]} = $(wc -w <<<"$QPEND")
 
 # ---- switching plugins ------------------------------------------------------
 _set_conf() {	# KEY [VALUE]: replace KEY's line, drop it without VALUE
