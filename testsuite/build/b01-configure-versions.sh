@@ -15,10 +15,12 @@ trap 'rm -rf "$tmp"' EXIT
 # A pristine copy of what configure reads: the checkout may itself be
 # configured in place, which rules out a VPATH build from it.
 pristine="$tmp/src"
-mkdir -p "$pristine/common/base"
+mkdir -p "$pristine/common/base" "$pristine/plugins"
 cp -r "$top/configure" "$top/Makefile.in" "$top/sb_config.h.in" \
 	"$top/build-aux" "$pristine/"
 cp "$top/common/base/bitmap.h" "$pristine/common/base/"
+# configure lists the supported series from plugins/series/
+cp -r "$top/plugins/series" "$pristine/plugins/"
 
 # run_configure NAME ARGS...: configure in a fresh build dir; output in $out.
 run_configure() {
