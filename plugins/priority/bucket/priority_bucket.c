@@ -8,9 +8,9 @@
  *
  * This file holds the framework's entry points that every series shares
  * (the others, sprio's list among them, are in the series'
- * priority_series.c); the settings are in prio_settings.c, the work in bucket_assoc.c, bucket_usage.c and
- * bucket_job.c, slurmctld's globals for the clients in
- * slurmctld_globals.c.
+ * priority_series.c); the settings are in prio_settings.c, the work in
+ * bucket_assoc.c, bucket_usage.c and bucket_job.c, slurmctld's globals
+ * for the clients in slurmctld_globals.c.
  *
  * slurmctld, sshare and sprio all dlopen() the priority plugin; only
  * slurmctld runs the decay thread. The clients use

@@ -88,7 +88,7 @@ static int _one_qos(void *x, void *arg)
 	uint32_t v;
 
 	if (w->i >= w->cnt)
-		return -1;	/* the lists grew under us: stop, no overrun */
+		return -1;	/* more slots than counted: stop, no overrun */
 	v = bucket_job_clamp(w->job_ptr, bucket_job_part_sum(
 		w->f, w->part, _qos_factor(qos, w->f, w->conf), w->tres));
 	if (!(w->conf->flags & PRIORITY_FLAGS_INCR_ONLY) ||
