@@ -15,12 +15,15 @@ trap 'rm -rf "$tmp"' EXIT
 # A pristine copy of what configure reads: the checkout may itself be
 # configured in place, which rules out a VPATH build from it.
 pristine="$tmp/src"
-mkdir -p "$pristine/common/base" "$pristine/plugins"
+mkdir -p "$pristine/common/base"
 cp -r "$top/configure" "$top/Makefile.in" "$top/sb_config.h.in" \
 	"$top/build-aux" "$pristine/"
 cp "$top/common/base/bitmap.h" "$pristine/common/base/"
-# configure lists the supported series from plugins/series/
-cp -r "$top/plugins/series" "$pristine/plugins/"
+# configure knows a Slurm series by its plugins/series/<series>/sb_slurm.h
+for d in "$top"/plugins/series/*/; do
+	mkdir -p "$pristine/plugins/series/$(basename "$d")"
+	cp "$d/sb_slurm.h" "$pristine/plugins/series/$(basename "$d")/"
+done
 
 # run_configure NAME ARGS...: configure in a fresh build dir; output in $out.
 run_configure() {

@@ -413,6 +413,9 @@ static void _config_pairs(list_t *l)
 			if (!(eq = strchr(line, '=')))
 				continue;
 			*eq = '\0';
+			/* the base in use is the first line */
+			if (!strcmp(line, "BaseSelectType"))
+				continue;
 			if (!strcmp(line, "NodeName")) {
 				/* "n[1-4] Speed=2" */
 				*eq = '=';
