@@ -103,10 +103,16 @@ n=$(_passes fair_tree)
 check "fair-share passes continue after the jobs" \
 	wait_for 20 _more_passes fair_tree $((n + 2))
 _usage_of() { sshare -a -P -n -o User,RawUsage | awk -F'|' -v u="$1" '$1 == u { print $2 }'; }
-ok=yes
+# the CPUs a job had: the whole node under 22.05's default select/linear
+# (2), one under 24.11's select/cons_tres
+_cpus_of() { sacct -n -X -P -j "$1" -o AllocCPUS 2>/dev/null | head -n 1; }
+ok=yes i=0
 for u in $USERS; do
-	# whole nodes (select/linear: 2 CPUs) x 1000 per CPU second
-	[ "$(_usage_of "$u")" -ge $(( ${SLEEP[$u]} * 2000 )) ] 2>/dev/null || ok="no ($u: $(_usage_of "$u"))"
+	# its CPUs x 1000 per CPU second (TRESBillingWeights) x its run time
+	c=$(_cpus_of "${jobs[$i]}") i=$((i + 1))
+	[ "${c:-0}" -gt 0 ] 2>/dev/null &&
+		[ "$(_usage_of "$u")" -ge $(( ${SLEEP[$u]} * 1000 * c )) ] 2>/dev/null ||
+		ok="no ($u: $(_usage_of "$u") for ${c:-?} CPUs)"
 done
 check_eq "every user accrued usage for its job's run time" yes echo "$ok"
 
@@ -254,11 +260,32 @@ _client_classic() {
 }
 check "classic: sshare loads the plugin and prints the same FairShare for every line" _client_classic
 
-# A bad value on reconfigure is logged and the old algorithm kept.
+# A bad value on reconfigure. 22.05 reconfigures in place: the plugin
+# logs it and keeps the old algorithm. 24.11 reconfigures by executing
+# slurmctld again: the new image refuses to start, with the one line, as
+# at any start; a daemon then resumes with its old configuration, this
+# foreground one (-D) is gone with it and is started again.
 sed -i "s/^PriorityParameters=.*/PriorityParameters=algorithm=bogus,calc_period=2/" "$SLURM_CONF"
 scontrol reconfigure >/dev/null 2>&1
-check "reconfigure with a bad PriorityParameters logs the key and value" \
-	wait_for 20 grep -q "error: priority/bucket: bad value 'bogus' for PriorityParameters key 'algorithm'.*keeping algorithm=classic" "$CTLD_LOG"
+BAD="priority/bucket: bad value 'bogus' for PriorityParameters key 'algorithm'"
+_refused() {
+	local i
+	for i in $(seq 60); do
+		kill -0 "$SB_CTLD_PID" 2>/dev/null || break
+		sleep 0.5
+	done
+	! kill -0 "$SB_CTLD_PID" 2>/dev/null && grep -q "fatal: $BAD" "$CTLD_LOG"
+}
+if [ "$SB_SERIES" = 22.05 ]; then
+	check "reconfigure with a bad PriorityParameters logs the key and value" \
+		wait_for 20 grep -q "error: $BAD.*keeping algorithm=classic" "$CTLD_LOG"
+else
+	check "reconfigure with a bad PriorityParameters is refused with the key and value" \
+		_refused
+	sed -i "s/^PriorityParameters=.*/PriorityParameters=algorithm=classic,calc_period=2/" "$SLURM_CONF"
+	sb_ctld_stop
+	check "slurmctld starts again with the old algorithm" sb_ctld_start 60
+fi
 n=$(_passes classic)
 check "... and keeps computing with the old algorithm" \
 	wait_for 20 _more_passes classic $((n + 2))

@@ -41,7 +41,7 @@ sb_conf "PriorityWeightFairshare=100000"
 sb_conf "PriorityWeightAge=0"
 sb_conf "PriorityWeightJobSize=1000"
 sb_conf "PriorityWeightPartition=1000"
-sb_conf "PriorityWeightQOS=0"
+sb_conf "PriorityWeightQOS=500"
 sb_conf "PriorityWeightTRES=CPU=200"
 sb_cluster_start
 STATE=$SB_DIR/state/ctld
@@ -146,6 +146,29 @@ check "${#pend[@]} jobs wait in the DOWN partitions" test ${#pend[@]} = 16
 check "an administrator sets one job's priority" \
 	scontrol update job="${pend[15]}" priority=5000
 
+# QOS with a priority (the default one has none); from 24.11 on a job may
+# ask for several, and gets one priority per partition and QOS and one
+# sprio line each.
+sacctmgr -i add qos sbq1 Priority=10 >/dev/null &&
+sacctmgr -i add qos sbq2 Priority=100 >/dev/null &&
+sacctmgr -i modify user sbpp7 set qos+=sbq1,sbq2 >/dev/null
+check "sacctmgr adds two QOS" test $? = 0
+_qos_known() {
+	runuser -u sbpp7 -- sbatch --test-only -A pB -q sbq2 --wrap true 2>&1 |
+		grep -q 'to start'
+}
+check "slurmctld knows the QOS" wait_for 30 _qos_known
+QPEND="hold1:sbq2:-n1 hold1,hold2:sbq1:-n2"
+[ "$SB_SERIES" = 22.05 ] ||
+	QPEND+=" hold1,hold2:sbq1,sbq2:-n1 hold2:sbq2,sbq1:-n2 hold3,hold1:sbq1,normal:-n1"
+qpend=()
+for r in $QPEND; do
+	IFS=: read -r p q o <<<"$r"
+	qpend+=($(runuser -u sbpp7 -- sbatch --parsable -p "$p" -A pB -q "$q" \
+		$o -o /dev/null --wrap true))
+done
+check "${#qpend[@]} jobs with QOS wait too" test ${#qpend[@]} = $(wc -w <<<"$QPEND")
+
 # ---- switching plugins ------------------------------------------------------
 _set_conf() {	# KEY [VALUE]: replace KEY's line, drop it without VALUE
 	sed -i "/^$1=/d" "$SLURM_CONF"
@@ -201,14 +224,23 @@ _peer "classic"
 
 # ---- deleting a user and an account ----------------------------------------
 # Slurm keeps their usage in the account above (and every ancestor).
+_usage_of() {	# ACCOUNT [USER]: its RawUsage as sshare prints it
+	sshare -a -P -n -o Account,User,RawUsage | sed 's/^ *//' |
+		awk -F'|' -v a="$1" -v u="${2:-}" '$1 == a && $2 == u { print $3 }'
+}
+# what the usage jobs left (a job's CPUs, so its usage, depend on the
+# Slurm series' default SelectType: read it, do not assume it)
+pa2_usage=$(_usage_of pa2) sbpp3_usage=$(_usage_of pa2 sbpp3)
+sbpp4_usage=$(_usage_of pa2 sbpp4)
 sacctmgr -i delete user name=sbpp3 account=pA2 >/dev/null &&
 sacctmgr -i delete account name=pD >/dev/null
 check "sacctmgr deletes user sbpp3 from pA2 and account pD" test $? = 0
 _gone() { ! sshare -a -P -n -o Account,User | grep -q -e 'sbpp3' -e '^ *pd|'; }
 check "slurmctld dropped the deleted associations" wait_for 30 _gone
-_kept() {	# pA2 keeps sbpp3's usage (8000) beside sbpp4's (4000)
-	sshare -a -P -n -o Account,User,RawUsage | sed 's/^ *//' |
-		grep -qx 'pa2||12000'
+_kept() {	# pA2 keeps sbpp3's usage beside sbpp4's (decay is off)
+	[ "${sbpp3_usage:-0}" -gt 0 ] &&
+		[ "$pa2_usage" = $((sbpp3_usage + sbpp4_usage)) ] &&
+		[ "$(_usage_of pa2)" = "$pa2_usage" ]
 }
 check "slurmctld keeps the deleted user's usage on its account" _kept
 _peer "classic, after deletions"

@@ -234,8 +234,20 @@ static void _add_tres_raw(long double *raw, uint32_t cnt,
 			raw[i] += add[i];
 }
 
+/* Remove @delta TRES seconds of @job_ptr from everything @qos counts. */
+static void _qos_run_secs(slurmdb_qos_rec_t *qos, job_record_t *job_ptr,
+			  const uint64_t *delta, int n)
+{
+	if (!qos || !qos->usage)
+		return;
+	_sub_run_secs(qos->usage->grp_used_tres_run_secs, qos->usage->tres_cnt,
+		      delta, n);
+	prio_series_qos_run_secs(qos, job_ptr, delta, n);
+}
+
 /* Usage and TRES run time of one QOS for one job. */
-static void _qos_usage(slurmdb_qos_rec_t *qos, double run_secs, double usage,
+static void _qos_usage(slurmdb_qos_rec_t *qos, job_record_t *job_ptr,
+		       double run_secs, double usage,
 		       double run_secs_nd, double usage_nd,
 		       const long double *tres_decay,
 		       const long double *tres_nodecay,
@@ -252,8 +264,7 @@ static void _qos_usage(slurmdb_qos_rec_t *qos, double run_secs, double usage,
 		return;
 	_add_tres_raw(qos->usage->usage_tres_raw, qos->usage->tres_cnt,
 		      nd ? tres_nodecay : tres_decay, n);
-	_sub_run_secs(qos->usage->grp_used_tres_run_secs, qos->usage->tres_cnt,
-		      tres_delta, n);
+	_qos_run_secs(qos, job_ptr, tres_delta, n);
 }
 
 /*
@@ -335,11 +346,11 @@ static void _job_usage(job_record_t *job_ptr, time_t start_period,
 		tres_nodecay[i] = (long double) run_secs_nd * c;
 	}
 
-	_qos_usage(qos, run_secs, usage, run_secs_nd, usage_nd, tres_decay,
-		   tres_nodecay, tres_delta, n, limits);
+	_qos_usage(qos, job_ptr, run_secs, usage, run_secs_nd, usage_nd,
+		   tres_decay, tres_nodecay, tres_delta, n, limits);
 	if (job_ptr->part_ptr && (job_ptr->part_ptr->qos_ptr != qos))
 		part_qos = job_ptr->part_ptr->qos_ptr;
-	_qos_usage(part_qos, run_secs, usage, run_secs_nd, usage_nd,
+	_qos_usage(part_qos, job_ptr, run_secs, usage, run_secs_nd, usage_nd,
 		   tres_decay, tres_nodecay, tres_delta, n, limits);
 
 	/* the association and every ancestor, root included */
@@ -411,18 +422,11 @@ static void _init_run_secs(time_t last_ran)
 		for (i = 0; i < n; i++)
 			if (job_ptr->tres_alloc_cnt[i] != NO_CONSUME_VAL64)
 				delta[i] = job_ptr->tres_alloc_cnt[i] * f;
-		if (job_ptr->qos_ptr && job_ptr->qos_ptr->usage)
-			_sub_run_secs(job_ptr->qos_ptr->usage->
-				      grp_used_tres_run_secs,
-				      job_ptr->qos_ptr->usage->tres_cnt,
+		_qos_run_secs(job_ptr->qos_ptr, job_ptr, delta, n);
+		if (job_ptr->part_ptr &&
+		    (job_ptr->part_ptr->qos_ptr != job_ptr->qos_ptr))
+			_qos_run_secs(job_ptr->part_ptr->qos_ptr, job_ptr,
 				      delta, n);
-		if (job_ptr->part_ptr && job_ptr->part_ptr->qos_ptr &&
-		    (job_ptr->part_ptr->qos_ptr != job_ptr->qos_ptr) &&
-		    job_ptr->part_ptr->qos_ptr->usage)
-			_sub_run_secs(job_ptr->part_ptr->qos_ptr->usage->
-				      grp_used_tres_run_secs,
-				      job_ptr->part_ptr->qos_ptr->usage->
-				      tres_cnt, delta, n);
 		for (a = job_ptr->assoc_ptr; a && a->usage;
 		     a = a->usage->parent_assoc_ptr)
 			_sub_run_secs(a->usage->grp_used_tres_run_secs,
@@ -562,7 +566,7 @@ static double _factor_from_conf(void)
 	return sb_decay_factor((int64_t) slurm_conf.priority_decay_hl);
 }
 
-extern int bucket_usage_start(void)
+extern void bucket_usage_init(void)
 {
 	_read_state(&g_last_ran, &g_last_reset);
 	if (!g_last_reset)
@@ -570,11 +574,17 @@ extern int bucket_usage_start(void)
 	g_decay_factor = _factor_from_conf();
 	log_flag(PRIO, "decay factor %.15f per second (half-life %u s)",
 		 g_decay_factor, slurm_conf.priority_decay_hl);
+}
 
+extern void bucket_usage_start(void)
+{
+	if (decay_thread_running)
+		return;
 	shutdown_req = false;
+	reconfig_req = false;
 	slurm_thread_create(&decay_thread, _decay_main, NULL);
 	decay_thread_running = true;
-	return SLURM_SUCCESS;
+	log_flag(PRIO, "decay thread started");
 }
 
 extern void bucket_usage_stop(void)

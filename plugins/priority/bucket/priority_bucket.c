@@ -1,15 +1,16 @@
 /*
  * priority_bucket.c - priority/bucket: bit-bucketed fair share for Slurm
- * 22.05 (LEVEL_BASED, Fair Tree or classic, computed by common/), usage
- * decay and the multifactor job priority formula.
+ * 22.05 and 24.11 (LEVEL_BASED, Fair Tree or classic, computed by
+ * common/), usage decay and the multifactor job priority formula.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * This file holds the framework's entry points; the settings are in
- * prio_settings.c, the work in bucket_assoc.c, bucket_usage.c and
- * bucket_job.c, slurmctld's globals for the clients in
- * slurmctld_globals.c.
+ * This file holds the framework's entry points that every series shares
+ * (the others, sprio's list among them, are in the series'
+ * priority_series.c); the settings are in prio_settings.c, the work in
+ * bucket_assoc.c, bucket_usage.c and bucket_job.c, slurmctld's globals
+ * for the clients in slurmctld_globals.c.
  *
  * slurmctld, sshare and sprio all dlopen() the priority plugin; only
  * slurmctld runs the decay thread. The clients use
@@ -47,14 +48,20 @@ extern int init(void)
 	in_ctld = true;
 	prio_settings_init(true);
 
-	if (site_factor_plugin_init() == SLURM_SUCCESS)
+	if (sb_site_factor_init() == SLURM_SUCCESS)
 		site_factor_loaded = true;
 	else
 		error(BUCKET_PFX "cannot load the site factor plugin");
 
-	if (bucket_usage_start() != SLURM_SUCCESS)
-		return SLURM_ERROR;
-	debug("%s loaded", plugin_name);
+	/*
+	 * The last pass's time now, before slurmctld reads its jobs (one
+	 * that ends then is charged from it); the thread now too unless
+	 * slurmctld starts it once the jobs are read (sb_priority.h).
+	 */
+	bucket_usage_init();
+	if (SB_PRIO_THREAD_AT_INIT)
+		bucket_usage_start();
+	debug("%s loaded (Slurm %s)", plugin_name, SB_SLURM_SERIES);
 	return SLURM_SUCCESS;
 }
 
@@ -63,7 +70,7 @@ extern int fini(void)
 	if (in_ctld) {
 		bucket_usage_stop();
 		if (site_factor_loaded)
-			site_factor_plugin_fini();
+			sb_site_factor_fini();
 		site_factor_loaded = false;
 		bucket_assoc_fini();
 		in_ctld = false;
@@ -94,7 +101,7 @@ extern void priority_p_reconfig(bool assoc_clear)
 	prio_settings_load(false);
 	bucket_usage_reconfig(assoc_clear);
 	if (site_factor_loaded)
-		site_factor_g_reconfig();
+		sb_site_factor_reconfig();
 	debug2("%s reconfigured", plugin_name);
 }
 
@@ -118,14 +125,6 @@ extern double priority_p_calc_fs_factor(long double usage_efctv,
 	if (fuzzy_equal(usage_efctv, NO_VAL) || isnan(usage_efctv))
 		return 0.0;
 	return sb_fairshare_classic_factor(usage_efctv, shares_norm, damp);
-}
-
-extern list_t *priority_p_get_priority_factors_list(
-	priority_factors_request_msg_t *req_msg, uid_t uid)
-{
-	if (!req_msg || !in_ctld)
-		return NULL;
-	return bucket_job_factors_list(req_msg, uid);
 }
 
 /* Job write lock held (acct_policy_job_fini). */

@@ -5,6 +5,9 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  *   priority_bucket.c    framework entry points
+ *   priority_series.c    the entry points and parts that differ between
+ *                        Slurm series (plugins/series/<series>/, with
+ *                        sb_priority.h: its names)
  *   prio_settings.c      the settings: PriorityParameters, weights, flags
  *   bucket_assoc.c       assoc_mgr <-> common/ (the only conversion point)
  *   bucket_usage.c       decay thread, usage accrual, state file
@@ -12,7 +15,9 @@
  *   slurmctld_globals.c  slurmctld's globals, for sshare and sprio
  *
  * Calls go one way: the entry points call the others; bucket_usage.c
- * calls bucket_assoc.c and bucket_job.c; every file reads the settings,
+ * calls bucket_assoc.c and bucket_job.c; bucket_job.c and bucket_usage.c
+ * call priority_series.c for what their series does differently, which
+ * calls back only bucket_job.c's helpers; every file reads the settings,
  * which call nobody.
  *
  * Lock order (assoc_mgr.h): lock_slurmctld() before assoc_mgr_lock(),
@@ -28,6 +33,7 @@
 #include <time.h>
 
 #include "sb_slurm.h"
+#include "sb_priority.h"
 
 #include "priority_params.h"
 
@@ -65,6 +71,7 @@ extern prio_settings_t prio_settings;
 /* slurmctld's globals (slurmctld_globals.c defines them for the clients). */
 extern list_t *job_list;
 extern time_t last_job_update;
+extern time_t last_part_update;
 extern int slurmctld_tres_cnt;
 extern uint16_t accounting_enforce;
 extern uint32_t cluster_cpus;
@@ -148,7 +155,14 @@ extern void bucket_assoc_fini(void);
 
 /* ---- bucket_usage.c: decay thread -------------------------------------- */
 
-extern int bucket_usage_start(void);
+/*
+ * Read the state file (last pass, last reset) and the decay factor: in
+ * init(), before slurmctld reads its jobs, so that a job ending then
+ * (priority_p_job_end) is charged from the last pass.
+ */
+extern void bucket_usage_init(void);
+/* Start the decay thread (once; a second call does nothing). */
+extern void bucket_usage_start(void);
 extern void bucket_usage_stop(void);
 extern void bucket_usage_reconfig(bool assoc_clear);
 /* Usage of a job that ends (priority_p_job_end); job write lock held. */
@@ -160,8 +174,65 @@ extern void bucket_usage_job_end(job_record_t *job_ptr);
 extern uint32_t bucket_job_priority(job_record_t *job_ptr, time_t now);
 /* Recompute every pending job's priority; job write lock held. */
 extern void bucket_job_recalc_all(time_t now);
-/* sprio's list; takes the job read lock itself. */
-extern list_t *bucket_job_factors_list(priority_factors_request_msg_t *req_msg,
-				    uid_t uid);
+
+/* The partition factor of @part_ptr, unweighted (0 without one). */
+extern double bucket_job_part_factor(part_record_t *part_ptr,
+				     const prio_settings_t *conf);
+/* TRES factors (unweighted) of @job_ptr in @part_ptr into @out[n]. */
+extern void bucket_job_tres_factors(job_record_t *job_ptr,
+				    part_record_t *part_ptr,
+				    const prio_settings_t *conf, double *out,
+				    int n);
+/* Multiply @f[n] by the TRES weights in place; returns the sum. */
+extern double bucket_job_tres_weigh(double *f, const prio_settings_t *conf,
+				    int n);
+/*
+ * One partition's (and QOS's) priority from the weighted factors @f:
+ * @part the weighted partition factor, @qos the weighted QOS factor,
+ * @tres the weighted TRES sum in that partition; summed in
+ * multifactor's order, so that the digits agree.
+ */
+extern double bucket_job_part_sum(const sb_prio_factors_t *f, double part,
+				  double qos, double tres);
+/* @prio as a job priority: [1, 2^32 - 1] (logged when cut). */
+extern uint32_t bucket_job_clamp(job_record_t *job_ptr, double prio);
+/*
+ * In the weighted factors @f copied from @job_ptr's, the partition and
+ * TRES factors of @part_ptr instead of its first partition's (sprio's
+ * line for one of several partitions).
+ */
+extern void bucket_job_part_view(job_record_t *job_ptr,
+				 part_record_t *part_ptr, sb_prio_factors_t *f,
+				 const prio_settings_t *conf);
+/* The weighted QOS factor @qos would give (0 without one). */
+extern double bucket_job_qos_factor(slurmdb_qos_rec_t *qos,
+				    const prio_settings_t *conf);
+/*
+ * Does sprio list @job_ptr for @uid at @now: pending (or running with
+ * CALCULATE_RUNNING), eligible, not held, visible under PrivateData?
+ * Job read lock held.
+ */
+extern bool bucket_job_listed(job_record_t *job_ptr, uid_t uid,
+			      const prio_settings_t *conf, time_t now);
+
+/* ---- priority_series.c: what the series does its own way --------------- */
+
+/*
+ * The per-partition (24.11: per partition and QOS) priorities of a job
+ * submitted to several, from its weighted factors, where the series'
+ * schedulers read them. Job write lock held, no assoc_mgr lock.
+ */
+extern void prio_series_part_prios(job_record_t *job_ptr,
+				   const sb_prio_factors_t *f,
+				   const prio_settings_t *conf);
+
+/*
+ * Remove @delta TRES seconds of @job_ptr from what @qos counts per
+ * account and per user (24.11 counts them; 22.05 does not). QOS write
+ * lock held.
+ */
+extern void prio_series_qos_run_secs(slurmdb_qos_rec_t *qos,
+				     job_record_t *job_ptr,
+				     const uint64_t *delta, int n);
 
 #endif /* PRIORITY_BUCKET_H */

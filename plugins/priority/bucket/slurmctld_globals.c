@@ -17,6 +17,7 @@
  */
 list_t *job_list = NULL;
 time_t last_job_update = (time_t) 0;
+time_t last_part_update = (time_t) 0;
 int slurmctld_tres_cnt = 0;
 uint16_t accounting_enforce = 0;
 uint32_t cluster_cpus = NO_VAL;

@@ -17,6 +17,7 @@
  *
  * Public Slurm API only (slurm/spank.h, slurm/slurm.h), plus common/.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,10 +130,15 @@ static int _prefer_check(void)
 	uint32_t i;
 	bool found;
 
+	/*
+	 * The API's error is in errno (slurm_get_errno() returned just that
+	 * and is gone in 24.11): read it before anything can change it.
+	 */
 	if (slurm_load_node(0, &nodes, SHOW_ALL) != SLURM_SUCCESS) {
+		int err = errno;
+
 		slurm_error(PREFER_OPT ": cannot check the features: no node "
-			    "list from slurmctld (%s)",
-			    slurm_strerror(slurm_get_errno()));
+			    "list from slurmctld (%s)", slurm_strerror(err));
 		return -1;
 	}
 	for (k = 0; k < prefer.nprefer; k++) {
@@ -228,8 +234,14 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 	return 0;
 }
 
+/*
+ * Every context calls it once, last (the map exports it: the loader only
+ * finds exported hooks). Free the preferred features and forget both
+ * choices, so nothing outlives the command or step that made them.
+ */
 int slurm_spank_exit(spank_t sp, int ac, char **av)
 {
 	sb_request_fini(&prefer);
+	policy[0] = '\0';
 	return 0;
 }
