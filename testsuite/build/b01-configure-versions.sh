@@ -46,15 +46,23 @@ expect_refusal() {
 	fi
 }
 
+# The version of the tree under test (22.05.8 or 24.11.5), and others.
+num=$(($(sed -n 's/^#define SLURM_VERSION_NUMBER *//p' "$src/config.h")))
+vstr() { printf '%d.%02d.%d' $(($1 >> 16)) $((($1 >> 8) & 255)) $(($1 & 255)); }
+ver=$(vstr $num)
+series=${ver%.*}
+next=$(vstr $((num + 1)))
+prev=$(vstr $((num - 1)))
+
 # A source tree that claims another micro version.
-fake="$tmp/slurm-22.05.9"
+fake="$tmp/slurm-$next"
 mkdir -p "$fake/src/slurmctld" "$fake/src/common" "$fake/slurm"
 touch "$fake/src/slurmctld/slurmctld.h" "$fake/src/common/bitstring.h"
-sed 's/^#define SLURM_VERSION_NUMBER .*/#define SLURM_VERSION_NUMBER 0x160509/' \
+sed "s/^#define SLURM_VERSION_NUMBER .*/#define SLURM_VERSION_NUMBER $(printf '0x%06x' $((num + 1)))/" \
 	"$src/config.h" >"$fake/config.h"
 cp "$src/slurm/slurm_version.h" "$fake/slurm/"
-expect_refusal "a source tree of 22.05.9 is refused" \
-	"Slurm versions disagree: public header 22.05.8, source tree 22.05.9" \
+expect_refusal "a source tree of $next is refused" \
+	"Slurm versions disagree: public header $ver, source tree $next" \
 	--with-slurm-source="$fake"
 
 rm "$fake/config.h"
@@ -68,16 +76,34 @@ expect_refusal "a missing --with-slurm-source is refused" \
 	"--with-slurm-source=DIR is required"
 
 # A daemon of another version.
-printf '#!/bin/sh\necho "slurm-wlm 22.05.7"\n' >"$tmp/slurmctld"
+printf '#!/bin/sh\necho "slurm-wlm %s"\n' "$prev" >"$tmp/slurmctld"
 chmod +x "$tmp/slurmctld"
-expect_refusal "a slurmctld of 22.05.7 is refused" \
-	"Slurm versions disagree: public header 22.05.8, source tree 22.05.8, $tmp/slurmctld 22.05.7" \
+expect_refusal "a slurmctld of $prev is refused" \
+	"Slurm versions disagree: public header $ver, source tree $ver, $tmp/slurmctld $prev" \
 	--with-slurm-source="$src" --with-slurmctld="$tmp/slurmctld"
 
+# Header, tree and daemon of a series the plugins do not support (23.02).
+old="$tmp/slurm-23.02.7"
+mkdir -p "$old/src/slurmctld" "$old/src/common" "$old/slurm" \
+	"$tmp/prefix/include/slurm"
+touch "$old/src/slurmctld/slurmctld.h" "$old/src/common/bitstring.h"
+sed 's/^#define SLURM_VERSION_NUMBER .*/#define SLURM_VERSION_NUMBER 0x170207/' \
+	"$src/config.h" >"$old/config.h"
+sed 's/^#define SLURM_VERSION_NUMBER .*/#define SLURM_VERSION_NUMBER 0x170207/' \
+	"$src/slurm/slurm_version.h" >"$old/slurm/slurm_version.h"
+cp "$old/slurm/slurm_version.h" "$tmp/prefix/include/slurm/"
+printf '#!/bin/sh\necho "slurm 23.02.7"\n' >"$tmp/slurmctld-23"
+chmod +x "$tmp/slurmctld-23"
+expect_refusal "a Slurm of an unsupported series (23.02) is refused, naming the supported ones" \
+	"Slurm 23.02.7 is of the series 23.02, which slurm-buckets does not support (supported: 22.05 24.11" \
+	--with-slurm-source="$old" --with-slurm="$tmp/prefix" \
+	--with-slurmctld="$tmp/slurmctld-23"
+
 if run_configure good --with-slurm-source="$src" &&
-   grep -q 'Slurm version ........ 22.05.8 (0x160508' <<<"$out"; then
-	ok "the matching tree is accepted and its version printed"
+   grep -q "Slurm version ........ $ver ($(printf '0x%06x' $num)" <<<"$out" &&
+   grep -q "Slurm series ......... $series (plugins/series/$series)" <<<"$out"; then
+	ok "the matching tree is accepted, its version and series printed"
 else
-	notok "the matching tree is accepted and its version printed" "$(tail -n 3 <<<"$out")"
+	notok "the matching tree is accepted, its version and series printed" "$(tail -n 3 <<<"$out")"
 fi
 exit $fail
