@@ -77,17 +77,28 @@ _ms() { date +%s%3N; }
 _median() { sort -n | awk '{ v[NR] = $1 } END { print (NR ? v[int((NR + 1) / 2)] : "?") }'; }
 
 # ---- the tree ----------------------------------------------------------------
-# slurmdbd keeps each cluster's associations as a nested set (lft, rgt):
-# root (1 .. 2n), its user root (2, 3), then every account with its users.
+# slurmdbd 22.05 keeps each cluster's associations as a nested set (lft,
+# rgt): root (1 .. 2n), its user root (2, 3), then every account with its
+# users. From 23.11 on it keeps a lineage instead ("/ACCT/" for an
+# account, "/ACCT/0-USER/" for a user) and the parent's id_assoc; both
+# are written when the table has them.
 _load_sql() {
-	local c=${SB_NAME//[^a-z0-9]/}
-	awk -v A="$NACCT" -v U="$NUSER" -v c="$c" -v now="$(date +%s)" '
+	local c=${SB_NAME//[^a-z0-9]/} lineage=0
+	if mariadb --socket="$SB_MYSQL_SOCK" -N slurm_acct_db \
+		-e "SHOW COLUMNS FROM \`${c}_assoc_table\` LIKE 'lineage'" |
+		grep -q lineage; then
+		lineage=1
+	fi
+	awk -v A="$NACCT" -v U="$NUSER" -v c="$c" -v now="$(date +%s)" \
+		-v lin="$lineage" '
 	function flush() { if (n) { print sql ";"; n = 0 } }
 	function row(kind, v) {
 		if (n == 1000)
 			flush()
 		if (!n) {
-			if (kind == "assoc")
+			if (kind == "assoc" && lin)
+				sql = "INSERT INTO `" c "_assoc_table` (creation_time, mod_time, is_def, `user`, acct, parent_acct, lft, rgt, shares, id_parent, lineage) VALUES " v
+			else if (kind == "assoc")
 				sql = "INSERT INTO `" c "_assoc_table` (creation_time, mod_time, is_def, `user`, acct, parent_acct, lft, rgt, shares) VALUES " v
 			else if (kind == "acct")
 				sql = "INSERT IGNORE INTO acct_table (creation_time, mod_time, name, description, organization) VALUES " v
@@ -107,13 +118,21 @@ _load_sql() {
 		for (u = 1; u <= U; u++)
 			row("user", sprintf("(%d,%d,\"benchu%05d\",1)", now, now, u))
 		flush()
+		if (lin)
+			printf "SET @root = (SELECT id_assoc FROM `%s_assoc_table` WHERE acct = \"root\" AND `user` = \"\");\n", c
 		for (a = 1; a <= A; a++) {
 			l = 4 + (a - 1) * (2 * U + 2)
-			row("assoc", sprintf("(%d,%d,0,\"\",\"bencha%05d\",\"root\",%d,%d,10)", now, now, a, l, l + 2 * U + 1))
-			for (u = 1; u <= U; u++)
-				row("assoc", sprintf("(%d,%d,%d,\"benchu%05d\",\"bencha%05d\",\"\",%d,%d,1)", now, now, a == 1, u, a, l + 2 * u - 1, l + 2 * u))
+			x = lin ? sprintf(",@root,\"/bencha%05d/\"", a) : ""
+			row("assoc", sprintf("(%d,%d,0,\"\",\"bencha%05d\",\"root\",%d,%d,10%s)", now, now, a, l, l + 2 * U + 1, x))
+			for (u = 1; u <= U; u++) {
+				x = lin ? sprintf(",0,\"/bencha%05d/0-benchu%05d/\"", a, u) : ""
+				row("assoc", sprintf("(%d,%d,%d,\"benchu%05d\",\"bencha%05d\",\"\",%d,%d,1%s)", now, now, a == 1, u, a, l + 2 * u - 1, l + 2 * u, x))
+			}
 		}
 		flush()
+		# a user association'"'"'s parent is its account'"'"'s
+		if (lin)
+			printf "UPDATE `%s_assoc_table` u JOIN `%s_assoc_table` p ON p.acct = u.acct AND p.`user` = \"\" SET u.id_parent = p.id_assoc WHERE u.`user` LIKE \"benchu%%\";\n", c, c
 		print "COMMIT;"
 	}' | mariadb --socket="$SB_MYSQL_SOCK" slurm_acct_db ||
 		{ echo "not ok - loading the tree into slurm_acct_db"; exit 1; }
