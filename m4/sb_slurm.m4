@@ -72,7 +72,7 @@ AC_DEFUN([SB_SLURM], [
 
   dnl 3. Installed daemon.
   AS_IF([test "x$sb_slurmctld" = x],
-    [AC_PATH_PROG([sb_slurmctld], [slurmctld], [], [$PATH:/usr/sbin:/usr/local/sbin])])
+    [AC_PATH_PROG([sb_slurmctld], [slurmctld], [], [$sb_slurm_prefix/sbin:$PATH:/usr/sbin:/usr/local/sbin])])
   AS_IF([test "x$sb_slurmctld" = x || test ! -x "$sb_slurmctld"],
     [AC_MSG_ERROR([slurmctld not found: the plugins must match the installed daemon; install slurmctld or use --with-slurmctld=PATH])])
   AC_MSG_CHECKING([Slurm version of $sb_slurmctld])
@@ -103,14 +103,17 @@ AC_DEFUN([SB_SLURM], [
 
   dnl 6. Plugin directory: Slurm's own, found where its stock plugins live.
   AS_IF([test "x$sb_plugindir" = x], [
+    dnl a Slurm of its own prefix (--with-slurm) first: a distribution's
+    dnl Slurm may be installed beside it
     sb_multiarch=`$CC -print-multiarch 2>/dev/null`
-    for d in "/usr/lib/$sb_multiarch/slurm-wlm" /usr/lib64/slurm /usr/lib/slurm \
-             "$sb_slurm_prefix/lib/slurm"; do
+    for d in "$sb_slurm_prefix/lib/slurm" "$sb_slurm_prefix/lib64/slurm" \
+             "/usr/lib/$sb_multiarch/slurm-wlm" /usr/lib64/slurm /usr/lib/slurm; do
       AS_IF([test -f "$d/select_linear.so"], [sb_plugindir=$d; break])
     done])
   AS_IF([test "x$sb_plugindir" = x],
     [AC_MSG_ERROR([cannot find Slurm's PluginDir (no select_linear.so in the usual places): use --with-slurm-plugindir=DIR])])
 
+  AC_MSG_NOTICE([building for Slurm $sb_hdr_str: headers of $sb_slurm_src, to load into $sb_slurmctld ($sb_ctld_str), plugins into $sb_plugindir])
   SLURM_SRC_CPPFLAGS="-I$sb_slurm_src -I$sb_slurm_src/src/common"
   SLURM_SERIES=$sb_series
   AC_SUBST([SLURM_SERIES])
@@ -128,6 +131,7 @@ AC_DEFUN([SB_SLURM], [
   AC_SUBST([SLURMCTLD])
   AM_CONDITIONAL([SLURM_22_05], [test "x$sb_series" = x22.05])
   AM_CONDITIONAL([SLURM_24_11], [test "x$sb_series" = x24.11])
+  AM_CONDITIONAL([SLURM_26_05], [test "x$sb_series" = x26.05])
   AC_DEFINE_UNQUOTED([SB_SLURM_VERSION], ["$sb_hdr_str"],
     [Slurm version the plugins are built for])
 ])

@@ -56,12 +56,14 @@
 # slurm.conf, and only a front-end libslurmfull accepts FrontendName.
 
 #
-# Slurm series: SB_SLURM=22.05|24.11 picks the Slurm the cluster runs
-# (default: the machine's own). When it names another series than this
-# machine's slurmctld, the script that sourced the harness runs itself
-# again, unchanged, inside the Debian 13 chroot (build-aux/sb-chroot),
-# at source time: '. harness.sh' must come before anything the script
-# does. Its directory tree, /tmp and the environment are the same
+# Slurm series: SB_SLURM=22.05|24.11|26.05 picks the Slurm the cluster
+# runs (default: the machine's own). When it names another series than
+# this machine's slurmctld, the script that sourced the harness runs
+# itself again, unchanged, inside the Debian 13 chroot
+# (build-aux/sb-chroot), at source time: '. harness.sh' must come before
+# anything the script does. 26.05 runs from the prefix
+# build-aux/slurm-build installed it in (SB_SLURM_PREFIX; its bin and
+# sbin go first in PATH), the others from Debian's packages (/usr). Its directory tree, /tmp and the environment are the same
 # inside. SB_SERIES is the running Slurm's series; what differs between
 # series in the files the harness writes is in the functions under
 # "Slurm series" below.
@@ -72,11 +74,22 @@
 SB_TOP_SRCDIR=${SB_TOP_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 
 # ---- Slurm series ----------------------------------------------------------
-# The series (22.05, 24.11) of the installed slurmctld ("slurm 22.05.8",
-# "slurm-wlm 24.11.5"); empty when there is none.
+# The prefix of the Slurm SB_SLURM names here: 26.05's own (built in the
+# chroot by build-aux/slurm-build), else Debian's /usr.
+_sb_slurm_prefix() {
+	if [ "${SB_SLURM:-}" = 26.05 ] && [ -n "${SB_IN_CHROOT:-}" ]; then
+		"$SB_TOP_SRCDIR/build-aux/slurm-build" -q 26.05 prefix 2>/dev/null
+		return 0
+	fi
+	echo /usr
+}
+
+# The series (22.05, 24.11, 26.05) of the slurmctld in $1 (a prefix)
+# ("slurm 22.05.8", "slurm-wlm 24.11.5", "slurm 26.05.3"); empty when
+# there is none.
 _sb_series() {
 	local v
-	v=$(/usr/sbin/slurmctld -V 2>/dev/null | awk '{ print $NF }')
+	v=$("${1:-/usr}/sbin/slurmctld" -V 2>/dev/null | awk '{ print $NF }')
 	[[ $v =~ ^[0-9]+\.[0-9]+ ]] && echo "${BASH_REMATCH[0]}"
 	return 0
 }
@@ -86,15 +99,15 @@ _sb_series() {
 # the script's arguments).
 _sb_enter_series() {
 	local want=${SB_SLURM:-} have chroot=$SB_TOP_SRCDIR/build-aux/sb-chroot
-	have=$(_sb_series)
+	have=$(_sb_series "$(_sb_slurm_prefix)")
 	[ -z "$want" ] || [ "$want" = "$have" ] && return 0
 	if [ -n "${SB_IN_CHROOT:-}" ]; then
-		echo "not ok 1 - harness: SB_SLURM=$want but the chroot's slurmctld is '${have:-missing}' (SB_SLURM=$want ./quickstart deps)"
+		echo "not ok 1 - harness: SB_SLURM=$want but the chroot's slurmctld is '${have:-missing}' (SB_SLURM=$want ./quickstart build)"
 		exit 1
 	fi
 	case $want in
-	24.11) ;;
-	*)	echo "not ok 1 - harness: SB_SLURM=$want: this machine has Slurm ${have:-none}; other series: 24.11 (Debian 13 chroot)"
+	24.11|26.05) ;;
+	*)	echo "not ok 1 - harness: SB_SLURM=$want: this machine has Slurm ${have:-none}; other series: 24.11, 26.05 (Debian 13 chroot)"
 		exit 1 ;;
 	esac
 	[ "$(id -u)" = 0 ] || { echo "not ok 1 - harness: SB_SLURM=$want needs root (chroot)"; exit 1; }
@@ -104,7 +117,14 @@ _sb_enter_series() {
 	exec "$chroot" run --bind "$SB_TOP_SRCDIR" bash "$(realpath "$0")" "$@"
 }
 _sb_enter_series "$@"
-SB_SERIES=$(_sb_series)
+SB_SLURM_PREFIX=$(_sb_slurm_prefix)
+SB_SBIN=$SB_SLURM_PREFIX/sbin
+SB_SERIES=$(_sb_series "$SB_SLURM_PREFIX")
+if [ "$SB_SLURM_PREFIX" != /usr ]; then
+	# its clients (scontrol, squeue, sacctmgr...) before any others
+	export PATH=$SB_SLURM_PREFIX/bin:$SB_SLURM_PREFIX/sbin:$PATH
+	SB_SLURM_PLUGINDIR=${SB_SLURM_PLUGINDIR:-$SB_SLURM_PREFIX/lib/slurm}
+fi
 SB_TOP_BUILDDIR=${SB_TOP_BUILDDIR:-$SB_TOP_SRCDIR/build/$SB_SERIES}
 
 # Is the running Slurm older than series $1? (23.02 < 24.11)
@@ -203,7 +223,7 @@ sb_cluster_init() {
 	getent hosts "$SB_HOST" >/dev/null ||
 		_sb_die "hostname '$SB_HOST' does not resolve (add it to /etc/hosts)"
 	SB_PORT_BASE=${SB_PORT_BASE:-17100}
-	SB_SBIN=/usr/sbin
+	SB_SBIN=$SB_SLURM_PREFIX/sbin
 	if [ -n "${SB_FRONT_END:-}" ]; then
 		[ -x "$SB_FRONT_END/sbin/slurmctld" ] ||
 			_sb_die "SB_FRONT_END=$SB_FRONT_END: no sbin/slurmctld (run bench/scale/fe-build)"
@@ -497,7 +517,7 @@ StoragePass=sbtest
 StorageLoc=slurm_acct_db
 EOF
 	chmod 0600 "$SB_DIR/etc/slurmdbd.conf"
-	/usr/sbin/slurmdbd -D >"$SB_DIR/log/slurmdbd.out" 2>&1 &
+	"$SB_SBIN/slurmdbd" -D >"$SB_DIR/log/slurmdbd.out" 2>&1 &
 	SB_PIDS+=($!)
 	wait_for 60 grep -q 'slurmdbd version .* started' "$SB_DIR/log/slurmdbd.log" ||
 		_sb_die "slurmdbd did not start (see $SB_DIR/log/slurmdbd.log)"
@@ -535,7 +555,7 @@ declare -A SB_SLURMD_PID=()
 
 sb_slurmd_start() {
 	mkdir -p "$SB_DIR/spool/$1"
-	/usr/sbin/slurmd -D -N "$1" -f "$SLURM_CONF" \
+	"$SB_SBIN/slurmd" -D -N "$1" -f "$SLURM_CONF" \
 		>>"$SB_DIR/log/slurmd-$1.out" 2>&1 &
 	SB_PIDS+=($!)
 	SB_SLURMD_PID[$1]=$!

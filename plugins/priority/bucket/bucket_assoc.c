@@ -506,7 +506,7 @@ extern int bucket_assoc_compute(const prio_settings_t *conf)
 	log_flag(PRIO, "%s fair-share pass over %d associations (%d users, %d left out, %d orphans%s) took %ld usec",
 		 alg_name ? alg_name : "?", sb_assoc_tree_count(g_tree),
 		 sb_assoc_tree_users(g_tree), g_skipped, g_orphans,
-		 rebuilt ? ", tree rebuilt" : "", DELTA_TIMER);
+		 rebuilt ? ", tree rebuilt" : "", SB_DELTA_TIMER);
 	return SLURM_SUCCESS;
 }
 

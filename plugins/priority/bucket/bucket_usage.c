@@ -582,7 +582,7 @@ extern void bucket_usage_start(void)
 		return;
 	shutdown_req = false;
 	reconfig_req = false;
-	slurm_thread_create(&decay_thread, _decay_main, NULL);
+	sb_thread_create("bucket_decay", &decay_thread, _decay_main, NULL);
 	decay_thread_running = true;
 	log_flag(PRIO, "decay thread started");
 }

@@ -1,31 +1,30 @@
 /*
  * priority_bucket.c - priority/bucket: bit-bucketed fair share for Slurm
- * 22.05 and 24.11 (LEVEL_BASED, Fair Tree or classic, computed by
+ * 22.05, 24.11 and 26.05 (LEVEL_BASED, Fair Tree or classic, computed by
  * common/), usage decay and the multifactor job priority formula.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * This file holds the framework's entry points that every series shares
- * (the others, sprio's list among them, are in the series'
- * priority_series.c); the settings are in prio_settings.c, the work in
+ * (the others, sprio's list among them, are in 22.05's
+ * plugins/series/22.05/priority_series.c or, for 24.11 and 26.05,
+ * priority_from_24_11.c); the settings are in prio_settings.c, the work in
  * bucket_assoc.c, bucket_usage.c and bucket_job.c, slurmctld's globals
  * for the clients in slurmctld_globals.c.
  *
  * slurmctld, sshare and sprio all dlopen() the priority plugin; only
  * slurmctld runs the decay thread. The clients use
- * priority_p_calc_fs_factor() (sshare without the Fair Tree flag) and
- * priority_p_set_assoc_usage().
+ * priority_p_calc_fs_factor() (sshare without the Fair Tree flag, until
+ * 25.05: priority_fs_factor.c) and priority_p_set_assoc_usage().
  */
 #include "config.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "sb_slurm.h"
 
-#include "fairshare_classic.h"
 #include "priority_bucket.h"
 
 const char plugin_name[] = "Priority BUCKET plugin (bit-bucketed fair share)";
@@ -110,21 +109,6 @@ extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 	if (!assoc || !assoc->usage)
 		return;
 	bucket_assoc_set_usage(assoc);
-}
-
-/*
- * The classic factor 2^(-(UE / S) / FairShareDampeningFactor). sshare
- * prints it for every association when the Fair Tree flag is off, and
- * slurmctld uses it for QOS UsageThreshold.
- */
-extern double priority_p_calc_fs_factor(long double usage_efctv,
-					long double shares_norm)
-{
-	uint32_t damp = prio_settings.damp ? prio_settings.damp : 1;
-
-	if (fuzzy_equal(usage_efctv, NO_VAL) || isnan(usage_efctv))
-		return 0.0;
-	return sb_fairshare_classic_factor(usage_efctv, shares_norm, damp);
 }
 
 /* Job write lock held (acct_policy_job_fini). */

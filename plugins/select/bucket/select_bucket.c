@@ -35,9 +35,10 @@ const char plugin_type[] = "select/bucket";
 /*
  * Unique among every select_*.so in PluginDir: Slurm 22.05 uses 101-110
  * (slurm.h, enum select_plugin_type) and refuses duplicates and ids
- * below 100. 170 is ours; see select_bucket(8).
+ * below 100. 170 is ours; see select_bucket(8). On 26.05 it becomes the
+ * base's once that is loaded (sb_select.h, SB_PLUGIN_ID_CONST).
  */
-const uint32_t plugin_id = 170;
+SB_PLUGIN_ID_CONST uint32_t plugin_id = 170;
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 sb_bucket_conf_t *bucket_conf = NULL;
@@ -139,6 +140,11 @@ extern bool bucket_in_ctld(void)
 	return in_ctld;
 }
 
+extern const char *bucket_conf_file(void)
+{
+	return conf_path ? conf_path : "(none)";
+}
+
 extern int init(void)
 {
 	sb_bucket_conf_t *c;
@@ -207,21 +213,6 @@ extern int fini(void)
 	return SLURM_SUCCESS;
 }
 
-extern int select_p_state_save(char *dir_name)
-{
-	return (*base.state_save)(dir_name);
-}
-
-extern int select_p_state_restore(char *dir_name)
-{
-	return (*base.state_restore)(dir_name);
-}
-
-extern int select_p_job_init(list_t *job_list_arg)
-{
-	return (*base.job_init)(job_list_arg);
-}
-
 /* bucket.conf and the buckets again (start, reconfigure). */
 static int _rebuild(void)
 {
@@ -281,53 +272,6 @@ extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
 	return (*base.job_resume)(job_ptr, indf_susp);
 }
 
-extern bitstr_t *select_p_step_pick_nodes(job_record_t *job_ptr,
-					  select_jobinfo_t *jobinfo,
-					  uint32_t node_count,
-					  bitstr_t **avail_nodes)
-{
-	return (*base.step_pick_nodes)(job_ptr, jobinfo, node_count,
-				       avail_nodes);
-}
-
-extern int select_p_step_start(step_record_t *step_ptr)
-{
-	return (*base.step_start)(step_ptr);
-}
-
-extern int select_p_step_finish(step_record_t *step_ptr, bool killing_step)
-{
-	return (*base.step_finish)(step_ptr, killing_step);
-}
-
-extern int select_p_select_nodeinfo_pack(select_nodeinfo_t *nodeinfo,
-					 buf_t *buffer,
-					 uint16_t protocol_version)
-{
-	return base_nodeinfo_pack(nodeinfo, buffer, protocol_version);
-}
-
-extern int select_p_select_nodeinfo_unpack(select_nodeinfo_t **nodeinfo,
-					   buf_t *buffer,
-					   uint16_t protocol_version)
-{
-	return base_nodeinfo_unpack(nodeinfo, buffer, protocol_version);
-}
-
-extern select_nodeinfo_t *select_p_select_nodeinfo_alloc(void)
-{
-	if (!base_ready())
-		return NULL;
-	return (*base.nodeinfo_alloc)();
-}
-
-extern int select_p_select_nodeinfo_free(select_nodeinfo_t *nodeinfo)
-{
-	if (!base_ready())
-		return SLURM_ERROR;
-	return (*base.nodeinfo_free)(nodeinfo);
-}
-
 extern int select_p_select_nodeinfo_set_all(void)
 {
 	return (*base.nodeinfo_set_all)();
@@ -336,120 +280,6 @@ extern int select_p_select_nodeinfo_set_all(void)
 extern int select_p_select_nodeinfo_set(job_record_t *job_ptr)
 {
 	return (*base.nodeinfo_set)(job_ptr);
-}
-
-extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
-					enum select_nodedata_type dinfo,
-					enum node_states state, void *data)
-{
-	if (!base_ready())
-		return SLURM_ERROR;
-	return (*base.nodeinfo_get)(nodeinfo, dinfo, state, data);
-}
-
-extern select_jobinfo_t *select_p_select_jobinfo_alloc(void)
-{
-	if (!base_ready())
-		return NULL;
-	return (*base.jobinfo_alloc)();
-}
-
-extern int select_p_select_jobinfo_free(select_jobinfo_t *jobinfo)
-{
-	if (!base_ready())
-		return SLURM_ERROR;
-	return (*base.jobinfo_free)(jobinfo);
-}
-
-extern int select_p_select_jobinfo_set(select_jobinfo_t *jobinfo,
-				       enum select_jobdata_type data_type,
-				       void *data)
-{
-	if (!base_ready())
-		return SLURM_ERROR;
-	return (*base.jobinfo_set)(jobinfo, data_type, data);
-}
-
-extern int select_p_select_jobinfo_get(select_jobinfo_t *jobinfo,
-				       enum select_jobdata_type data_type,
-				       void *data)
-{
-	if (!base_ready())
-		return SLURM_ERROR;
-	return (*base.jobinfo_get)(jobinfo, data_type, data);
-}
-
-extern select_jobinfo_t *select_p_select_jobinfo_copy(
-	select_jobinfo_t *jobinfo)
-{
-	if (!base_ready())
-		return NULL;
-	return (*base.jobinfo_copy)(jobinfo);
-}
-
-static void _add_pair(list_t *l, const char *name, const char *value)
-{
-	config_key_pair_t *p = xmalloc(sizeof(*p));
-
-	p->name = xstrdup(name);
-	p->value = xstrdup(value);
-	list_append(l, p);
-}
-
-/* The base, bucket.conf's effective settings, for 'scontrol show config'. */
-static void _config_pairs(list_t *l)
-{
-	char *text, *line, *save = NULL, *eq, buf[64];
-
-	_add_pair(l, "BaseSelectType", base_name());
-	slurm_mutex_lock(&bucket_lock);
-	_add_pair(l, "BucketConf", conf_path ? conf_path : "(none)");
-	snprintf(buf, sizeof(buf), "%zu",
-		 sb_bucket_set_size(bucket_state.set));
-	_add_pair(l, "NodeBuckets", buf);
-	if (bucket_conf && (text = sb_bucket_conf_fmt(bucket_conf))) {
-		for (line = strtok_r(text, "\n", &save); line;
-		     line = strtok_r(NULL, "\n", &save)) {
-			if (!(eq = strchr(line, '=')))
-				continue;
-			*eq = '\0';
-			/* the base in use is the first line */
-			if (!strcmp(line, "BaseSelectType"))
-				continue;
-			if (!strcmp(line, "NodeName")) {
-				/* "n[1-4] Speed=2" */
-				*eq = '=';
-				_add_pair(l, "NodeSpeed", line +
-					  strlen("NodeName="));
-				continue;
-			}
-			_add_pair(l, line, eq + 1);
-		}
-		free(text);
-	}
-	slurm_mutex_unlock(&bucket_lock);
-}
-
-extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
-					 job_record_t *job_ptr, void *data)
-{
-	list_t **l = data;
-	int rc;
-
-	/* what the series answers itself (22.05: one call with every node) */
-	if (series_get_info(dinfo, data))
-		return SLURM_SUCCESS;
-	if (dinfo != SELECT_CONFIG_INFO)
-		return (*base.get_info_from_plugin)(dinfo, job_ptr, data);
-	/* the base's lines (if it has any), then ours */
-	*l = NULL;
-	rc = (*base.get_info_from_plugin)(dinfo, job_ptr, data);
-	if (!in_ctld)
-		return rc;
-	if (!*l)
-		*l = list_create(destroy_config_key_pair);
-	_config_pairs(*l);
-	return SLURM_SUCCESS;
 }
 
 extern int select_p_reconfigure(void)

@@ -16,8 +16,13 @@
  *
  *   select_bucket.c    framework entry points: forward to the base,
  *                      bucket.conf, scontrol show config
- *   bucket_base.c      loading the base plugin; node and job data on the
- *                      wire (the base's, behind a header naming the base)
+ *   bucket_base.c      loading the base plugin
+ *   select_data.c      node and job data on the wire (the base's, behind
+ *                      a header naming the base), select state, steps,
+ *                      scontrol show config: the series that have them
+ *                      (22.05, 24.11; select_data.h)
+ *   bucket_offers.c    one of our jobs offered node set by node set
+ *                      (24.11 on, over a base that does not weigh nodes)
  *   bucket_convert.c   Slurm types -> common/ types (the only place)
  *   bucket_state.c     the bucket model, derived from slurmctld's own node
  *                      bitmaps and reservations at each decision; the
@@ -113,6 +118,9 @@ extern sb_bucket_conf_t *bucket_conf;	/* under bucket_lock */
  */
 extern int base_load(const sb_bucket_conf_t *conf);
 
+/* Load the base @type ("select/linear") unless one is loaded; as above. */
+extern int base_load_type(const char *type);
+
 /*
  * The base the configuration names: @conf's BaseSelectType (NULL @conf:
  * bucket.conf next to slurm.conf is read for it, as programs other than
@@ -136,29 +144,10 @@ extern const char *base_name(void);
 /* Is the base a consumable-resource plugin (cons_res, cons_tres)? */
 extern bool base_is_cons(void);
 
-/*
- * Node and job data on the wire: the base's own, after the base's
- * plugin_id, so a program that unpacks it finds (or loads) the same base
- * or refuses the data with one clear line.
- */
-extern int base_nodeinfo_pack(select_nodeinfo_t *ni, buf_t *buffer,
-			      uint16_t protocol_version);
-extern int base_nodeinfo_unpack(select_nodeinfo_t **ni, buf_t *buffer,
-				uint16_t protocol_version);
-
-/*
- * Make sure the base that packed data with plugin_id @id is loaded:
- * the configured one, or (in a program that is not running select/bucket,
- * the base was never loaded) the one that packed it. SLURM_SUCCESS, or
- * SLURM_ERROR (logged).
- */
-extern int base_for(uint32_t id);
-
-/* Our header on the wire: the base's plugin_id (4 bytes). */
-extern int base_header_pack(buf_t *buffer);
-extern int base_header_unpack(buf_t *buffer, const char *what);
-
 /* ---- plugins/series/<series>/select_series.c ---------------------------- */
+
+/* Ours, what slurmctld reads (select_bucket.c; 26.05: the base's). */
+extern SB_PLUGIN_ID_CONST uint32_t plugin_id;
 
 /* The base's symbols, in sb_select_ops_t's order. */
 extern const char *series_base_syms[];
@@ -172,12 +161,6 @@ extern const char *series_base_from_slurm_conf(void);
 
 /* The base was just loaded (the series asks it what it needs). */
 extern void series_base_loaded(void);
-
-/*
- * Does the series answer get_info_from_plugin(@dinfo) itself (into
- * @data) instead of the base? 22.05: SELECT_SINGLE_JOB_TEST.
- */
-extern bool series_get_info(enum select_plugindata_info dinfo, void *data);
 
 /*
  * The base decides a job we do not place, as slurmctld would have called
@@ -296,5 +279,8 @@ extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 
 /* select/bucket is the cluster's SelectType and this is slurmctld. */
 extern bool bucket_in_ctld(void);
+
+/* The bucket.conf read last, or "(none)"; under bucket_lock. */
+extern const char *bucket_conf_file(void);
 
 #endif /* SELECT_BUCKET_H */

@@ -67,4 +67,7 @@ extern int node_sets_run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 			     list_t **preemptee_job_list,
 			     const sb_job_test_extra_t *x, bool shares);
 
+/* select/bucket's plugin_id is its own (select_bucket.c): a constant. */
+#define SB_PLUGIN_ID_CONST const
+
 #endif /* SB_SELECT_H */

@@ -19,7 +19,7 @@
 
 #include "sb_slurm.h"
 
-#include "select_bucket.h"
+#include "select_data.h"
 
 /* slurm_select_ops_t of src/common/select.h, field by field. */
 const char *series_base_syms[] = {

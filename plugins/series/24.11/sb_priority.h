@@ -35,4 +35,17 @@ typedef priority_factors_t sb_prio_factors_t;
 #define sb_is_user_acct_coord(db, uid, acct) \
 	assoc_mgr_is_user_acct_coord(db, uid, acct, false)
 
+/* The priorities per partition and QOS slurmctld schedules by. */
+static inline priority_mult_t **sb_job_part_prio(job_record_t *job_ptr)
+{
+	return &job_ptr->part_prio;
+}
+
+/* sprio's object names its job by id. */
+static inline void sb_prio_obj_job(priority_factors_object_t *obj,
+				   const job_record_t *job_ptr)
+{
+	obj->job_id = job_ptr->job_id;
+}
+
 #endif /* SB_PRIORITY_H */

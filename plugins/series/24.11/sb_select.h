@@ -116,4 +116,7 @@ static inline int sb_base_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 				preemptee_job_list, x->resv_exc_ptr, x->will_run_ptr);
 }
 
+/* select/bucket's plugin_id is its own (select_bucket.c): a constant. */
+#define SB_PLUGIN_ID_CONST const
+
 #endif /* SB_SELECT_H */

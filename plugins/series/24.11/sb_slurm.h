@@ -61,4 +61,11 @@ static inline uint32_t sb_gres_job_test(list_t *job_gres_list,
 			     job_id, node_name);
 }
 
+/* Microseconds between START_TIMER and END_TIMER. */
+#define SB_DELTA_TIMER DELTA_TIMER
+
+/* A thread of ours (26.05 names them; this series does not). */
+#define sb_thread_create(name, id_ptr, func, arg) \
+	slurm_thread_create(id_ptr, func, arg)
+
 #endif /* SB_SLURM_H */

@@ -1,10 +1,12 @@
 /*
- * priority_series.c - priority/bucket's entry points and parts that are
- * Slurm 24.11's own (22.05's are in plugins/series/22.05/): the decay
+ * priority_from_24_11.c - priority/bucket's entry points and parts as
+ * Slurm 24.11 and 26.05 have them (22.05's are in
+ * plugins/series/22.05/priority_series.c; the names that differ between
+ * 24.11 and 26.05 are in their sb_slurm.h and sb_priority.h): the decay
  * thread started by slurmctld, the recovery hook, sprio's factor list
  * (called with the locks held, one line per partition and QOS, filtered
  * by sprio itself), the priorities per partition and QOS in
- * job_ptr->part_prio, and the TRES run time a QOS counts per account and
+ * job_ptr->part_prio (26.05: prio_mult), and the TRES run time a QOS counts per account and
  * per user.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
@@ -84,7 +86,7 @@ static int _one_qos(void *x, void *arg)
 {
 	slurmdb_qos_rec_t *qos = x;
 	prio_walk_t *w = arg;
-	priority_mult_t *pp = w->job_ptr->part_prio;
+	priority_mult_t *pp = *sb_job_part_prio(w->job_ptr);
 	uint32_t v;
 
 	if (w->i >= w->cnt)
@@ -140,14 +142,14 @@ extern void prio_series_part_prios(job_record_t *job_ptr,
 {
 	assoc_mgr_lock_t locks = { .qos = READ_LOCK };
 	prio_walk_t w = { .job_ptr = job_ptr, .f = f, .conf = conf };
-	priority_mult_t *pp;
+	priority_mult_t **ppp = sb_job_part_prio(job_ptr), *pp;
 
 	if (!job_ptr->part_ptr_list && !job_ptr->qos_list) {
 		/* one partition and one QOS now: no array */
-		if (job_ptr->part_prio) {
-			xfree(job_ptr->part_prio->priority_array);
-			xfree(job_ptr->part_prio->priority_array_names);
-			xfree(job_ptr->part_prio);
+		if (*ppp) {
+			xfree((*ppp)->priority_array);
+			xfree((*ppp)->priority_array_names);
+			xfree(*ppp);
 		}
 		return;
 	}
@@ -160,9 +162,9 @@ extern void prio_series_part_prios(job_record_t *job_ptr,
 	if (w.cnt <= 0)
 		return;
 
-	if (!job_ptr->part_prio)
-		job_ptr->part_prio = xmalloc(sizeof(*job_ptr->part_prio));
-	pp = job_ptr->part_prio;
+	if (!*ppp)
+		*ppp = xmalloc(sizeof(**ppp));
+	pp = *ppp;
 	if (!pp->priority_array || (pp->last_update < last_part_update) ||
 	    (xsize(pp->priority_array) < w.cnt * sizeof(uint32_t))) {
 		xfree(pp->priority_array);
@@ -242,7 +244,7 @@ static void _add_obj(list_t *ret, job_record_t *job_ptr,
 	part_record_t *p = part_ptr ? part_ptr : job_ptr->part_ptr;
 
 	obj->account = xstrdup(job_ptr->account);
-	obj->job_id = job_ptr->job_id;
+	sb_prio_obj_job(obj, job_ptr);
 	obj->partition = xstrdup(p ? p->name : NULL);
 	obj->qos = xstrdup(qos ? qos->name :
 			   job_ptr->qos_ptr ? job_ptr->qos_ptr->name : NULL);
