@@ -30,7 +30,9 @@ run_configure() {
 	local d="$tmp/$1"
 	shift
 	mkdir -p "$d"
-	out=$(cd "$d" && "$pristine/configure" -q "$@" 2>&1)
+	# a Slurm in a prefix of its own (26.05): its public headers
+	out=$(cd "$d" && "$pristine/configure" -q \
+		--with-slurm="${SB_SLURM_PREFIX:-/usr}" "$@" 2>&1)
 }
 
 # expect_refusal WHAT MESSAGE ARGS...

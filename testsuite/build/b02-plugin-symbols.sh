@@ -87,7 +87,8 @@ fi
 
 # plugin_version must be SLURM_VERSION_NUMBER exactly (Slurm compares it)
 want=$(printf '%d' "$(sed -n 's/^#define SLURM_VERSION_NUMBER *//p' \
-	"$build/config.log" /usr/include/slurm/slurm_version.h 2>/dev/null | head -n 1)")
+	"$build/config.log" "${SB_SLURM_PREFIX:-/usr}/include/slurm/slurm_version.h" \
+	2>/dev/null | head -n 1)")
 for p in select_bucket priority_bucket; do
 	so=$build/plugins/$( [ $p = select_bucket ] && echo select || echo priority)/bucket/.libs/$p.so
 	got=$(gdb -batch -ex 'print plugin_version' "$so" 2>/dev/null | sed -n 's/^\$1 = //p')
