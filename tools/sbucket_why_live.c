@@ -83,6 +83,8 @@ static int _dup(char **dst, const char *v)
 typedef struct {
 	sbw_live_t *lv;
 	sb_strbuf_t conf;		/* bucket.conf from its settings */
+	bool section;			/* select/bucket's lines were shown */
+	char *slurm_conf;		/* SLURM_CONF, the file's path */
 } _config_t;
 
 static int _config_line(void *arg, char *line)
@@ -95,8 +97,12 @@ static int _config_line(void *arg, char *line)
 		return 0;
 	/* scontrol prints the plugin's heading without a line break */
 	len = strlen(key);
-	if (len >= 14 && !strcmp(key + len - 14, "BaseSelectType"))
+	if (len >= 14 && !strcmp(key + len - 14, "BaseSelectType")) {
+		c->section = true;
 		return _dup(&c->lv->base, val);
+	}
+	if (!strcmp(key, "SLURM_CONF"))
+		return _dup(&c->slurm_conf, val);
 	if (!strcmp(key, "SelectType"))
 		return _dup(&c->lv->select_type, val);
 	if (!strcmp(key, "PriorityType"))
@@ -122,35 +128,81 @@ static int _config_line(void *arg, char *line)
 	return 0;
 }
 
-static int _read_config(sbw_live_t *lv)
+/*
+ * Slurm 26.05's 'scontrol show config' has no select plugin section: read
+ * bucket.conf next to the slurm.conf it names, as slurmctld does (a
+ * missing file: the defaults, select/linear the base).
+ */
+static int _read_bucket_conf(sbw_live_t *lv, const char *slurm_conf)
 {
-	_config_t c = { lv, SB_STRBUF_INIT };
-	char err[SB_BUCKET_CONF_ERRLEN], *text;
+	char err[SB_BUCKET_CONF_ERRLEN], *path, *slash;
+	const char *base;
+	size_t n;
 
-	if (_run("SBUCKET_SCONTROL", "scontrol", "show config", _config_line,
-		 &c) < 0) {
-		free(sb_strbuf_finish(&c.conf));
+	if (!slurm_conf) {
+		fprintf(stderr, PROG ": 'scontrol show config' shows neither "
+			"select/bucket's settings nor SLURM_CONF: cannot find "
+			"bucket.conf\n");
 		return -1;
 	}
-	if (!(text = sb_strbuf_finish(&c.conf))) {
+	slash = strrchr(slurm_conf, '/');
+	n = slash ? (size_t) (slash - slurm_conf) + 1 : 0;
+	if (!(path = malloc(n + sizeof("bucket.conf")))) {
 		fprintf(stderr, PROG ": out of memory\n");
 		return -1;
+	}
+	memcpy(path, slurm_conf, n);
+	strcpy(path + n, "bucket.conf");
+	lv->conf = sb_bucket_conf_load(path, err, sizeof(err));
+	if (!lv->conf && errno == ENOENT)
+		lv->conf = sb_bucket_conf_parse("", path, err, sizeof(err));
+	if (!lv->conf) {
+		fprintf(stderr, PROG ": %s\n", err);
+		free(path);
+		return -1;
+	}
+	free(path);
+	base = sb_bucket_conf_base(lv->conf);
+	return _dup(&lv->base, base ? base : "select/linear");
+}
+
+static int _read_config(sbw_live_t *lv)
+{
+	_config_t c = { lv, SB_STRBUF_INIT, false, NULL };
+	char err[SB_BUCKET_CONF_ERRLEN], *text = NULL;
+	int rc = -1, ran;
+
+	ran = _run("SBUCKET_SCONTROL", "scontrol", "show config",
+		   _config_line, &c);
+
+	text = sb_strbuf_finish(&c.conf);
+	if (ran < 0)
+		goto fail;
+	if (!text) {
+		fprintf(stderr, PROG ": out of memory\n");
+		goto fail;
 	}
 	if (!lv->select_type) {
 		fprintf(stderr, PROG ": 'scontrol show config' shows no "
 			"SelectType: is slurmctld running?\n");
-		free(text);
-		return -1;
+		goto fail;
+	}
+	if (c.section || strcmp(lv->select_type, "select/bucket")) {
+		lv->conf = sb_bucket_conf_parse(text, "slurmctld's bucket.conf",
+						err, sizeof(err));
+		if (!lv->conf) {
+			fprintf(stderr, PROG ": %s\n", err);
+			goto fail;
+		}
+	} else if (_read_bucket_conf(lv, c.slurm_conf) < 0) {
+		goto fail;
 	}
 	lv->base_cons = lv->base && strstr(lv->base, "cons_");
-	lv->conf = sb_bucket_conf_parse(text, "slurmctld's bucket.conf", err,
-					sizeof(err));
+	rc = 0;
+fail:
 	free(text);
-	if (!lv->conf) {
-		fprintf(stderr, PROG ": %s\n", err);
-		return -1;
-	}
-	return 0;
+	free(c.slurm_conf);
+	return rc;
 }
 
 /* ---- records ------------------------------------------------------------- */

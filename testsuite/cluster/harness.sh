@@ -21,6 +21,7 @@
 #                                     cons_tres); bucket runs over the base
 #                                     SB_BASE names (linear or cons_tres)
 #   sb_select_lines NAME              the slurm.conf lines sb_select writes
+#   sb_bucket_over BASE               select/bucket says it runs over select/BASE
 #   sb_switch_select NAME [SECONDS]   put sb_select_lines NAME into the
 #                                     running cluster's slurm.conf and
 #                                     sb_restart_all (a SelectType change)
@@ -32,6 +33,8 @@
 #   sb_restart_all [SECONDS]          stop slurmctld and every slurmd, start
 #                                     them again (as a SelectType change
 #                                     needs); fails unless every node is back
+#   sb_use_slurm PREFIX               run the Slurm of PREFIX (before init)
+#   sb_switch_slurm PREFIX PLUGINS    upgrade the running cluster in place
 #   sb_slurmd_kill NODE               SIGKILL one node's slurmd (a crash)
 #   sb_slurmd_start NODE              start one node's slurmd again
 #   check "what" CMD...               run CMD; print 'ok N - what' or 'not ok N - what'
@@ -172,6 +175,18 @@ _sb_bucket_base() {
 sb_bucket_conf_base() {
 	_sb_base_in_slurm_conf || echo "BaseSelectType=select/${SB_BASE:-linear}"
 	return 0
+}
+
+# Does the running select/bucket say it runs over select/$1? In 'scontrol
+# show config' until 24.11; 26.05 prints no select plugin section there,
+# so slurmctld's log says it.
+sb_bucket_over() {
+	if _sb_series_lt 25.05; then
+		scontrol show config | grep -q "BaseSelectType *= select/$1"
+	else
+		grep -q "select/bucket: .*choosing nodes over the base plugin select/$1\$" \
+			"$SB_DIR/log/slurmctld.log"
+	fi
 }
 
 # ---------------------------------------------------------------------------
@@ -517,12 +532,22 @@ StoragePass=sbtest
 StorageLoc=slurm_acct_db
 EOF
 	chmod 0600 "$SB_DIR/etc/slurmdbd.conf"
-	"$SB_SBIN/slurmdbd" -D >"$SB_DIR/log/slurmdbd.out" 2>&1 &
-	SB_PIDS+=($!)
-	wait_for 60 grep -q 'slurmdbd version .* started' "$SB_DIR/log/slurmdbd.log" ||
-		_sb_die "slurmdbd did not start (see $SB_DIR/log/slurmdbd.log)"
+	_sb_run_slurmdbd
 	sacctmgr -i add cluster "${SB_NAME//[^a-z0-9]/}" >/dev/null ||
 		_sb_die "sacctmgr add cluster failed"
+}
+
+# Start slurmdbd on the written slurmdbd.conf; wait until it says it has
+# started (once more than its log said so far).
+_sb_run_slurmdbd() {
+	local log=$SB_DIR/log/slurmdbd.log n
+	n=$(grep -c 'slurmdbd version .* started' "$log" 2>/dev/null)
+	"$SB_SBIN/slurmdbd" -D >>"$SB_DIR/log/slurmdbd.out" 2>&1 &
+	SB_DBD_PID=$!
+	SB_PIDS+=($SB_DBD_PID)
+	# (a database of an older Slurm is converted first: minutes allowed)
+	wait_for 180 sh -c "[ \$(grep -c 'slurmdbd version .* started' '$log') -gt ${n:-0} ]" ||
+		_sb_die "slurmdbd did not start (see $log)"
 }
 
 _sb_all_idle() {
@@ -641,6 +666,57 @@ sb_ctld_start() {
 	SB_CTLD_PID=$!
 	SB_PIDS+=($SB_CTLD_PID)
 	wait_for "$secs" scontrol ping
+}
+
+# sb_use_slurm PREFIX: run the Slurm installed in PREFIX (/usr: Debian's)
+# from here on, whatever SB_SLURM said: its daemons, its clients first in
+# PATH, its PluginDir. Before sb_cluster_init, or through sb_switch_slurm.
+sb_use_slurm() {
+	local prefix=$1 keep=() d
+	[ -x "$prefix/sbin/slurmctld" ] || _sb_die "sb_use_slurm: no $prefix/sbin/slurmctld"
+	IFS=: read -ra d <<<"$PATH"
+	for p in "${d[@]}"; do
+		[ "$SB_SLURM_PREFIX" != /usr ] && [[ $p == "$SB_SLURM_PREFIX"/* ]] && continue
+		keep+=("$p")
+	done
+	PATH=$(IFS=:; echo "${keep[*]}")
+	[ "$prefix" = /usr ] || PATH=$prefix/bin:$prefix/sbin:$PATH
+	export PATH
+	SB_SLURM_PREFIX=$prefix
+	SB_SBIN=$prefix/sbin
+	SB_SERIES=$(_sb_series "$prefix")
+	if [ "$prefix" = /usr ]; then
+		SB_SLURM_LIBDIR=/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)/slurm-wlm
+	else
+		SB_SLURM_LIBDIR=$prefix/lib/slurm
+	fi
+	hash -r
+}
+
+# sb_switch_slurm PREFIX PLUGIN_DIR [SECONDS]: upgrade the running cluster
+# in place, as a site does: slurmdbd, slurmctld and every slurmd stopped
+# (running jobs' slurmstepd go on), the Slurm of PREFIX with our plugins
+# from PLUGIN_DIR (built for it) put in, the new daemons started on the
+# same state, database and spool. Fails unless every node is back.
+sb_switch_slurm() {
+	local prefix=$1 plugins=$2 secs=${3:-120}
+	_sb_stop_pids "${SB_SLURMD_PID[@]}"
+	SB_SLURMD_PID=()
+	sb_ctld_stop
+	if [ -n "${SB_DBD_PID:-}" ]; then
+		_sb_stop_pids "$SB_DBD_PID"
+		SB_DBD_PID=
+	fi
+	sb_use_slurm "$prefix"
+	rm -f "$SB_DIR"/plugins/*.so
+	cp -L "$plugins"/*.so "$SB_DIR/plugins/" ||
+		{ _sb_say "cannot copy the plugins of $plugins"; return 1; }
+	sed -i "s|^PluginDir=.*|PluginDir=$SB_DIR/plugins:$SB_SLURM_LIBDIR|" "$SLURM_CONF"
+	_sb_series_files
+	[ "$SB_ACCT" = 1 ] && _sb_run_slurmdbd
+	sb_ctld_start "$secs" || return 1
+	_sb_start_slurmds
+	wait_for "$secs" _sb_all_back
 }
 
 # slurmstepd processes are daemons of their own; find ours by SLURM_CONF.

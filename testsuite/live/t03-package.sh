@@ -1,5 +1,9 @@
 #!/bin/bash
-# t03-package - the Debian package: built (build-aux/build-deb --nocheck)
+# t03-package - the plugins as a site installs them, then run from Slurm's
+# own PluginDir. A Slurm built from source (26.05, in its own prefix):
+# 'make install' into that Slurm's PluginDir, and 'make uninstall'
+# afterwards leaves none of our files. Debian's Slurm (22.05, 24.11):
+# the Debian package, built (build-aux/build-deb --nocheck)
 # unless dist/ holds one newer than every source file, lintian-clean,
 # installed with apt-get; a cluster that uses Slurm's own PluginDir alone (no override)
 # then runs a job through select/bucket, priority/bucket and the SPANK
@@ -20,7 +24,13 @@ SB_PLUGIN_DIR=
 version=$(sed -n 's/^PACKAGE_VERSION = //p' "$build/Makefile")
 arch=$(dpkg --print-architecture)
 deb=$build/dist/slurm-buckets_${version}_$arch.deb
-slurm_version=$(dpkg-query -W -f='${Version}' slurm-wlm-basic-plugins)
+if [ "$SB_SLURM_PREFIX" = /usr ]; then
+	mode=deb
+	slurm_version=$(dpkg-query -W -f='${Version}' slurm-wlm-basic-plugins)
+else
+	mode=make
+	slurm_version=$("$SB_SBIN/slurmctld" -V | awk '{ print $NF }')
+fi
 
 if dpkg-query -W -f='${Status}' slurm-buckets 2>/dev/null | grep -q installed; then
 	echo "skip 1 - slurm-buckets is installed on this machine already: not touching it"
@@ -33,6 +43,7 @@ for p in select_bucket priority_bucket spank_bucket; do
 	fi
 done
 
+if [ $mode = deb ]; then
 # ---- build, unless an up-to-date .deb is there ---------------------------
 _stale() {
 	[ ! -f "$deb" ] && return 0
@@ -64,34 +75,50 @@ $libdir/spank_bucket.so
 got=$(printf '%s\n' "$files" | grep -Fx -f <(printf '%s\n' "$want") | sort)
 check_eq "it holds the plugins, sbucket, the man pages and the examples" \
 	"$(sort <<<"$want")" echo "$got"
+fi
 
 sb_cluster_init t03
 # Installed from here on: removed again on the way out, whatever happens.
 installed=0
 _remove() {
 	[ $installed = 1 ] || return 0
-	DEBIAN_FRONTEND=noninteractive apt-get -q -y -o DPkg::Lock::Timeout=300 \
-		remove slurm-buckets >"$SB_DIR/log/apt-remove.log" 2>&1
+	if [ $mode = make ]; then
+		make -C "$build" -s uninstall >"$SB_DIR/log/make-uninstall.log" 2>&1
+	else
+		DEBIAN_FRONTEND=noninteractive apt-get -q -y -o DPkg::Lock::Timeout=300 \
+			remove slurm-buckets >"$SB_DIR/log/apt-remove.log" 2>&1
+	fi
 	installed=0
 }
 trap 'rc=$?; sb_cluster_stop; _remove; (exit $rc); _sb_exit_trap' EXIT
 
-# apt's sandbox user and lintian (which wants no root) must be able to
-# read the file, and lintian to enter its working directory (a checkout
-# under /root or a 0700 directory is closed to it).
-cp "$deb" "$SB_DIR/"
-chmod 0644 "$SB_DIR/$(basename "$deb")"
-check "lintian finds no error and no warning" runuser -u nobody -- \
-	env -C / HOME=/tmp lintian --fail-on error,warning "$SB_DIR/$(basename "$deb")"
-installed=1
-check "apt-get installs it" sh -c "DEBIAN_FRONTEND=noninteractive apt-get -q -y \
-	-o DPkg::Lock::Timeout=300 install '$SB_DIR/$(basename "$deb")' \
-	>'$SB_DIR/log/apt-install.log' 2>&1"
-check_eq "dpkg knows it as installed" "install ok installed" \
-	dpkg-query -W -f='${Status}' slurm-buckets
-check_eq "sbucket on PATH is the package's" "/usr/bin/sbucket" command -v sbucket
-check_eq "sbucket --version" "sbucket $version (built for Slurm ${slurm_version%%-*})" \
-	/usr/bin/sbucket --version
+if [ $mode = deb ]; then
+	# apt's sandbox user and lintian (which wants no root) must be able to
+	# read the file, and lintian to enter its working directory (a checkout
+	# under /root or a 0700 directory is closed to it).
+	cp "$deb" "$SB_DIR/"
+	chmod 0644 "$SB_DIR/$(basename "$deb")"
+	check "lintian finds no error and no warning" runuser -u nobody -- \
+		env -C / HOME=/tmp lintian --fail-on error,warning "$SB_DIR/$(basename "$deb")"
+	installed=1
+	check "apt-get installs it" sh -c "DEBIAN_FRONTEND=noninteractive apt-get -q -y \
+		-o DPkg::Lock::Timeout=300 install '$SB_DIR/$(basename "$deb")' \
+		>'$SB_DIR/log/apt-install.log' 2>&1"
+	check_eq "dpkg knows it as installed" "install ok installed" \
+		dpkg-query -W -f='${Status}' slurm-buckets
+	check_eq "sbucket on PATH is the package's" "/usr/bin/sbucket" command -v sbucket
+	check_eq "sbucket --version" "sbucket $version (built for Slurm ${slurm_version%%-*})" \
+		/usr/bin/sbucket --version
+else
+	installed=1
+	check "make install puts the plugins into Slurm's PluginDir" \
+		sh -c "make -C '$build' -s install >'$SB_DIR/log/make-install.log' 2>&1"
+	bindir=$(sed -n 's/^bindir = //p' "$build/Makefile")
+	bindir=${bindir/'${exec_prefix}'/$(sed -n 's/^exec_prefix = //p' "$build/Makefile")}
+	bindir=${bindir/'${prefix}'/$(sed -n 's/^prefix = //p' "$build/Makefile")}
+	check_eq "sbucket --version" "sbucket $version (built for Slurm $slurm_version)" \
+		"$bindir/sbucket" --version
+fi
 
 sb_nodes "n[1-4]" "CPUs=2 RealMemory=2000"
 sb_conf "SelectType=select/bucket"
@@ -125,6 +152,13 @@ sb_cluster_stop
 check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone
 
 # ---- remove -----------------------------------------------------------------
+if [ $mode = make ]; then
+	check "make uninstall removes it" _remove
+	left=$(for p in select_bucket priority_bucket spank_bucket; do
+		ls "$libdir/$p".* 2>/dev/null; done)
+	check_eq "no plugin of ours is left in PluginDir" "" echo "$left"
+	exit 0
+fi
 check "apt-get remove removes it" _remove
 check_eq "dpkg no longer has it" "" \
 	sh -c "dpkg-query -W -f='\${Status}' slurm-buckets 2>/dev/null | grep -v not-installed"

@@ -116,8 +116,7 @@ sed 's/^/# linear: /' "$SB_DIR/linear.out"
 
 check "switch to select/bucket (over linear), every daemon restarted" \
 	sb_switch_select bucket
-check "slurmctld runs select/bucket over select/linear" sh -c \
-	"scontrol show config | grep -q 'BaseSelectType *= select/linear'"
+check "slurmctld runs select/bucket over select/linear" sb_bucket_over linear
 scenario >"$SB_DIR/bucket.out" 2>&1
 while IFS= read -r line; do
 	key=${line%%: *}

@@ -128,8 +128,7 @@ check_eq "cons_tres: the mix ran to completion" "states: ${#MIX[@]} COMPLETED" \
 
 check "switch to select/bucket over cons_tres, every daemon restarted" \
 	sb_switch_select bucket
-check "slurmctld runs select/bucket over select/cons_tres" sh -c \
-	"scontrol show config | grep -q 'BaseSelectType *= select/cons_tres'"
+check "slurmctld runs select/bucket over select/cons_tres" sb_bucket_over cons_tres
 shared_phase bucket >"$SB_DIR/bucket.shared"
 mix_phase >"$SB_DIR/bucket.mix"
 sed 's/^/# bucket: /' "$SB_DIR/bucket.shared" "$SB_DIR/bucket.mix"
