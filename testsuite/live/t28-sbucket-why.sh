@@ -109,6 +109,8 @@ if [ -n "${SB_WHY_CAPTURE:-}" ]; then
 	mkdir -p "$SB_WHY_CAPTURE"
 	{
 		scontrol show config >"$SB_WHY_CAPTURE/config"
+		# 26.05 shows no select section: sbucket why reads the file
+		cp "$SB_DIR/etc/bucket.conf" "$SB_WHY_CAPTURE/bucket.conf"
 		scontrol show nodes -o >"$SB_WHY_CAPTURE/nodes"
 		scontrol show partition -o >"$SB_WHY_CAPTURE/partition"
 		scontrol show res -o >"$SB_WHY_CAPTURE/res"

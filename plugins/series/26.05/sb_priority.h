@@ -11,32 +11,7 @@
 #ifndef SB_PRIORITY_H
 #define SB_PRIORITY_H
 
-/* job_ptr->prio_factors (sprio's object holds one and names) */
-typedef priority_factors_t sb_prio_factors_t;
-
-/*
- * slurmctld calls priority_p_thread_start() once the job state is read
- * (controller.c): the decay thread starts there, not in init().
- */
-#define SB_PRIO_THREAD_AT_INIT false
-
-/*
- * 24.11's multifactor counts only the nodes that exist (dynamic and
- * future nodes leave holes in the node table), gives no job size factor
- * without a node or CPU count, and no longer wraps PriorityFavorSmall's
- * node share below zero.
- */
-#define SB_PRIO_NODE_COUNT active_node_record_count
-#define SB_PRIO_JS_STRICT true
-
-/* 26.05, as 24.11, has no site factor reconfigure: the plugin reads its own state. */
-#define sb_site_factor_init() site_factor_g_init()
-#define sb_site_factor_fini() site_factor_g_fini()
-#define sb_site_factor_reconfig() do { } while (0)
-
-/* The user lock is not held by our callers (false: take it). */
-#define sb_is_user_acct_coord(db, uid, acct) \
-	assoc_mgr_is_user_acct_coord(db, uid, acct, false)
+#include "prio_24_11_on.h"
 
 /* The priorities per partition and QOS slurmctld schedules by. */
 static inline priority_mult_t **sb_job_part_prio(job_record_t *job_ptr)
