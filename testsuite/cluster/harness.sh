@@ -22,6 +22,7 @@
 #                                     SB_BASE names (linear or cons_tres)
 #   sb_select_lines NAME              the slurm.conf lines sb_select writes
 #   sb_bucket_over BASE               select/bucket says it runs over select/BASE
+#   sb_running_exclusive              running jobs that hold whole nodes
 #   sb_switch_select NAME [SECONDS]   put sb_select_lines NAME into the
 #                                     running cluster's slurm.conf and
 #                                     sb_restart_all (a SelectType change)
@@ -186,6 +187,18 @@ sb_bucket_over() {
 	else
 		grep -q "select/bucket: .*choosing nodes over the base plugin select/$1\$" \
 			"$SB_DIR/log/slurmctld.log"
+	fi
+}
+
+# The running jobs that hold their nodes whole (--exclusive, or a
+# partition with OverSubscribe=EXCLUSIVE). squeue's %h says NO for them
+# until 24.11; 26.05 shows oversubscription there (NO for most jobs) and
+# exclusivity in -O Exclusive (NODE, USER, MCS, TOPO; NO for none).
+sb_running_exclusive() {
+	if _sb_series_lt 25.05; then
+		squeue -h -t RUNNING -o '%i %h' | awk '$2 == "NO" { print $1 }'
+	else
+		squeue -h -t RUNNING -O JobID,Exclusive | awk '$2 != "NO" { print $1 }'
 	fi
 }
 

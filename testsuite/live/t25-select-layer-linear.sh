@@ -69,6 +69,9 @@ scenario() {
 	out=$(sbatch --parsable -p two -n12 -t 10 -o /dev/null --wrap 'sleep 600' 2>&1)
 	if [[ $out =~ ^[0-9]+$ ]] && wait_for 30 _running "$out"; then
 		echo "-p two -n12: $(squeue -h -j "$out" -o '%D nodes')"
+	elif [[ $out =~ ^[0-9]+$ ]]; then
+		# accepted, never started (26.05's linear): the same reason
+		echo "-p two -n12: pending ($(squeue -h -j "$out" -o %r))"
 	else
 		echo "-p two -n12: refused ($out)"
 	fi
