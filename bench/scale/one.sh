@@ -1,5 +1,6 @@
-# one.sh - one run of bench/scale/run: a fresh front-end cluster, one
-# select plugin, one burst; appends a line to $OUT/results.tsv.
+# one.sh - one run of bench/scale/run: a fresh cluster (a front end on
+# 22.05, a slurmd per node on 26.05: see run's header), one select
+# plugin, one burst; appends a line to $OUT/results.tsv.
 #
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
@@ -243,7 +244,7 @@ _perf_stop
 OK_JOBS=$(grep -c '_job_complete: JobId=.* WEXITSTATUS 0' "$SB_DIR/log/slurmctld.log")
 
 _s() { awk -v v="$1" 'BEGIN { if (v == "-") print "-"; else printf "%.1f", v / 1000 }'; }
-hdr="plugin burst nodes jobs submit_s started_s drained_s jobs_per_s main_mean_us main_max_us main_depth bf_mean_us bf_max_us bf_cycles bf_depth ctld_cpu_s sched_agent_cpu_s bckfl_cpu_s rss_peak_mb ok_jobs running fill_s testonly_ms testonly_start squeue_start_ms to_start_s start oracle_start load others willrun_rpc_us jobinfo_rpc_us main_cycles"
+hdr="plugin burst nodes jobs submit_s started_s drained_s jobs_per_s main_mean_us main_max_us main_depth bf_mean_us bf_max_us bf_cycles bf_depth ctld_cpu_s sched_agent_cpu_s bckfl_cpu_s rss_peak_mb ok_jobs running fill_s testonly_ms testonly_start squeue_start_ms to_start_s start oracle_start load others willrun_rpc_us jobinfo_rpc_us main_cycles slurm slurmds"
 [ -s "$OUT/results.tsv" ] || tr ' ' '\t' <<<"$hdr" >"$OUT/results.tsv"
 line=(
 	"$SEL" "$BURST" "$NODES" "$JOBS"
@@ -262,6 +263,7 @@ line=(
 	"$LOAD" "${OTHERS:-none}"
 	"$(_rpc REQUEST_JOB_WILL_RUN)" "$(_rpc REQUEST_JOB_INFO_SINGLE)"
 	"$(_stat 'Main schedule statistics' 'Total cycles')"
+	"$SB_SERIES" "${#SB_SLURMD_PID[@]}"
 )
 for i in "${!line[@]}"; do
 	line[i]=${line[i]//[[:space:]]/_}

@@ -17,7 +17,7 @@ all=$(mktemp)
 trap 'rm -f "$all" "$all".*' EXIT
 for d in "$@"; do
 	[ -f "$d/results.tsv" ] && tail -n +2 "$d/results.tsv"
-done | awk -F'\t' '{ k = $1 FS $2 FS $3 FS $4; if (!(k in row)) ord[++n] = k; row[k] = $0 }
+done | tee "$all.raw" | awk -F'\t' '{ k = $1 FS $2 FS $3 FS $4; if (!(k in row)) ord[++n] = k; row[k] = $0 }
 	END { for (i = 1; i <= n; i++) print row[ord[i]] }' >"$all"
 [ -s "$all" ] || { echo "report: no results in $*" >&2; exit 1; }
 
@@ -27,10 +27,20 @@ done | awk -F'\t' '{ k = $1 FS $2 FS $3 FS $4; if (!(k in row)) ord[++n] = k; ro
 # 16 ctld_cpu_s 17 sched_agent_cpu_s 18 bckfl_cpu_s 19 rss_peak_mb
 # 20 ok_jobs 21 running 22 fill_s 23 testonly_ms 24 testonly_start
 # 25 squeue_start_ms 26 to_start_s 27 start 28 oracle_start 29 load
-# 30 others 31 willrun_rpc_us 32 jobinfo_rpc_us 33 main_cycles
+# 30 others 31 willrun_rpc_us 32 jobinfo_rpc_us 33 main_cycles 34 slurm
+# 35 slurmds (older files stop at 33: they are 22.05's front end)
+# One Slurm per report: a front end's timings and those of a cluster
+# whose slurmds share the CPUs with slurmctld do not compare (every row
+# checked: a later one of the same shape would hide an earlier one).
+slurm=$(awk -F'\t' '{ print ($34 == "" ? "22.05" : $34) \
+	($35 != "" && $35 == $3 ? ", one slurmd per node" : ", a front end (one slurmd)") }' "$all.raw" | sort -u)
+[ "$(wc -l <<<"$slurm")" = 1 ] ||
+	{ echo "report: results of several Slurms ($(paste -sd';' <<<"$slurm")): report each apart" >&2; exit 1; }
 ms() { awk -v v="$1" 'BEGIN { if (v !~ /^[0-9.]+$/) print "-"; else if (v < 10000) printf "%.2f", v / 1000; else printf "%.0f", v / 1000 }'; }
 
 {
+echo "Slurm $slurm."
+echo
 echo "### Bursts (a) and (b): cycles, throughput, cost"
 echo
 echo "| plugin | burst | nodes | jobs | submit s | all started s | drained s | jobs/s | main mean / max ms | main cycles | main depth | main CPU ms / cycle | backfill mean / max ms | bf cycles | bf depth | ctld CPU s | sched_agent CPU s | bckfl CPU s | RSS MB | ok | load | others |"
