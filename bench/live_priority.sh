@@ -80,26 +80,26 @@ _median() { sort -n | awk '{ v[NR] = $1 } END { print (NR ? v[int((NR + 1) / 2)]
 # slurmdbd 22.05 keeps each cluster's associations as a nested set (lft,
 # rgt): root (1 .. 2n), its user root (2, 3), then every account with its
 # users. From 23.11 on it keeps a lineage instead ("/ACCT/" for an
-# account, "/ACCT/0-USER/" for a user) and the parent's id_assoc; both
-# are written when the table has them.
+# account, "/ACCT/0-USER/" for a user) and the parent's id_assoc, and
+# 26.05's table has no lft and rgt any more; each is written when the
+# table has it.
+_has_column() {
+	mariadb --socket="$SB_MYSQL_SOCK" -N slurm_acct_db \
+		-e "SHOW COLUMNS FROM \`${1}_assoc_table\` LIKE '$2'" | grep -q "$2"
+}
 _load_sql() {
-	local c=${SB_NAME//[^a-z0-9]/} lineage=0
-	if mariadb --socket="$SB_MYSQL_SOCK" -N slurm_acct_db \
-		-e "SHOW COLUMNS FROM \`${c}_assoc_table\` LIKE 'lineage'" |
-		grep -q lineage; then
-		lineage=1
-	fi
+	local c=${SB_NAME//[^a-z0-9]/} lineage=0 nested=0
+	_has_column "$c" lineage && lineage=1
+	_has_column "$c" lft && nested=1
 	awk -v A="$NACCT" -v U="$NUSER" -v c="$c" -v now="$(date +%s)" \
-		-v lin="$lineage" '
+		-v lin="$lineage" -v nest="$nested" '
 	function flush() { if (n) { print sql ";"; n = 0 } }
 	function row(kind, v) {
 		if (n == 1000)
 			flush()
 		if (!n) {
-			if (kind == "assoc" && lin)
-				sql = "INSERT INTO `" c "_assoc_table` (creation_time, mod_time, is_def, `user`, acct, parent_acct, lft, rgt, shares, id_parent, lineage) VALUES " v
-			else if (kind == "assoc")
-				sql = "INSERT INTO `" c "_assoc_table` (creation_time, mod_time, is_def, `user`, acct, parent_acct, lft, rgt, shares) VALUES " v
+			if (kind == "assoc")
+				sql = "INSERT INTO `" c "_assoc_table` (creation_time, mod_time, is_def, `user`, acct, parent_acct" (nest ? ", lft, rgt" : "") ", shares" (lin ? ", id_parent, lineage" : "") ") VALUES " v
 			else if (kind == "acct")
 				sql = "INSERT IGNORE INTO acct_table (creation_time, mod_time, name, description, organization) VALUES " v
 			else
@@ -110,8 +110,10 @@ _load_sql() {
 	}
 	BEGIN {
 		print "START TRANSACTION;"
-		printf "UPDATE `%s_assoc_table` SET lft = 1, rgt = %d WHERE acct = \"root\" AND `user` = \"\";\n", c, 4 + A * (2 * U + 2)
-		printf "UPDATE `%s_assoc_table` SET lft = 2, rgt = 3 WHERE acct = \"root\" AND `user` = \"root\";\n", c
+		if (nest) {
+			printf "UPDATE `%s_assoc_table` SET lft = 1, rgt = %d WHERE acct = \"root\" AND `user` = \"\";\n", c, 4 + A * (2 * U + 2)
+			printf "UPDATE `%s_assoc_table` SET lft = 2, rgt = 3 WHERE acct = \"root\" AND `user` = \"root\";\n", c
+		}
 		for (a = 1; a <= A; a++)
 			row("acct", sprintf("(%d,%d,\"bencha%05d\",\"bench\",\"bench\")", now, now, a))
 		flush()
@@ -123,10 +125,12 @@ _load_sql() {
 		for (a = 1; a <= A; a++) {
 			l = 4 + (a - 1) * (2 * U + 2)
 			x = lin ? sprintf(",@root,\"/bencha%05d/\"", a) : ""
-			row("assoc", sprintf("(%d,%d,0,\"\",\"bencha%05d\",\"root\",%d,%d,10%s)", now, now, a, l, l + 2 * U + 1, x))
+			y = nest ? sprintf(",%d,%d", l, l + 2 * U + 1) : ""
+			row("assoc", sprintf("(%d,%d,0,\"\",\"bencha%05d\",\"root\"%s,10%s)", now, now, a, y, x))
 			for (u = 1; u <= U; u++) {
 				x = lin ? sprintf(",0,\"/bencha%05d/0-benchu%05d/\"", a, u) : ""
-				row("assoc", sprintf("(%d,%d,%d,\"benchu%05d\",\"bencha%05d\",\"\",%d,%d,1%s)", now, now, a == 1, u, a, l + 2 * u - 1, l + 2 * u, x))
+				y = nest ? sprintf(",%d,%d", l + 2 * u - 1, l + 2 * u) : ""
+				row("assoc", sprintf("(%d,%d,%d,\"benchu%05d\",\"bencha%05d\",\"\"%s,1%s)", now, now, a == 1, u, a, y, x))
 			}
 		}
 		flush()
