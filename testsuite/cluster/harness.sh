@@ -685,7 +685,7 @@ sb_ctld_start() {
 # from here on, whatever SB_SLURM said: its daemons, its clients first in
 # PATH, its PluginDir. Before sb_cluster_init, or through sb_switch_slurm.
 sb_use_slurm() {
-	local prefix=$1 keep=() d
+	local prefix=$1 keep=() d p
 	[ -x "$prefix/sbin/slurmctld" ] || _sb_die "sb_use_slurm: no $prefix/sbin/slurmctld"
 	IFS=: read -ra d <<<"$PATH"
 	for p in "${d[@]}"; do
