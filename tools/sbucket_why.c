@@ -243,6 +243,20 @@ static bool _plannable(const sbw_job_t *j)
 	return true;
 }
 
+/*
+ * Does backfill skip this job for its limits (acct_policy_job_runnable_*
+ * fail before it is planned), or its licences without bf_licenses? Then
+ * it reserves no nodes in backfill's plan.
+ */
+static bool _held_by_limit(const sbw_live_t *lv, const sbw_job_t *j)
+{
+	const char *r = sb_record_get(j->rec, "Reason");
+
+	if (sbw_limits_reason_kind(r) == SBW_REASON_OTHER)
+		return false;
+	return !lv->bf_licenses || strcmp(r, "Licenses");
+}
+
 /* The nodes a job may use: its reservation's, or all (NULL). */
 static const sb_bitmap_t *_allowed(const _model_t *m, const sbw_job_t *j)
 {
@@ -474,6 +488,7 @@ static int _plan(_expl_t *e)
 		sbw_job_t *o = &lv->jobs[i];
 
 		if (o == e->j || !_plannable(o) || !_before(lv, o, e->j) ||
+		    _held_by_limit(lv, o) ||
 		    (!o->have_req && sbw_live_request(lv, o) < 0) ||
 		    _base_reason(m, o, true))
 			continue;
@@ -836,6 +851,8 @@ static void _print_pending_text(const _expl_t *e)
 		_print_census_text(e);
 	}
 	if (e->base) {
+		if (e->lim)
+			sbw_limits_print_text(e->lim, -1);
 		printf("Planned start: select/bucket does not plan this job "
 		       "(its base does)\n");
 		goto squeue;

@@ -175,6 +175,24 @@ static int _map_put(_map_t *m, const char *key, size_t val)
 	return 0;
 }
 
+/* @parts joined by '|' into @buf (of SB_KEY bytes), truncated. */
+#define SB_KEY 512
+static void _cat(char *buf, const char *const *parts, size_t n)
+{
+	size_t off = 0, i, len;
+
+	for (i = 0; i < n; i++) {
+		len = strlen(parts[i]);
+		if (off + len + 2 > SB_KEY)
+			len = SB_KEY - off - 2;
+		if (i)
+			buf[off++] = '|';
+		memcpy(buf + off, parts[i], len);
+		off += len;
+	}
+	buf[off] = '\0';
+}
+
 /* ---- what slurmctld shows ------------------------------------------------ */
 
 /* One TRES of a limit: "cpu=4(2)" -> cpu, 4, 2; "mem=N(0)" -> NONE. */
@@ -237,6 +255,8 @@ typedef struct {
 	bool ahead;
 } _use_t;
 
+struct _jinfo;
+
 struct sbw_limits {
 	sbw_live_t *lv;
 	const sbw_job_t *j;
@@ -254,6 +274,7 @@ struct sbw_limits {
 	_map_t lim_by;		/* key -> index */
 	_use_t *use;
 	size_t nuse, capuse;
+	struct _jinfo *info;	/* per job of lv, what the walks read */
 	int64_t start;		/* the limits' planned start, -1 */
 	const char *unknown;	/* why the start cannot be known */
 	char why[256];
@@ -359,41 +380,6 @@ static void _tres_free(_tres_t *t, size_t n)
 static char *_name(const char *s)
 {
 	return _strndup0(s ? s : "", s ? strcspn(s, "(") : 0);
-}
-
-static int _run_lines(const char *args, int (*fn)(void *, char *),
-		      void *arg)
-{
-	const char *bin = getenv("SBUCKET_SCONTROL");
-	char cmd[512], *buf = NULL, first[256] = "";
-	size_t cap = 0;
-	ssize_t len;
-	FILE *p;
-	int rc = 0, status;
-
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", bin && *bin ? bin :
-		 "scontrol", args);
-	if (!(p = popen(cmd, "r"))) {
-		fprintf(stderr, PROG ": cannot run scontrol: %s\n",
-			strerror(errno));
-		return -1;
-	}
-	while ((len = getline(&buf, &cap, p)) >= 0) {
-		while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-			buf[--len] = '\0';
-		if (!first[0])
-			snprintf(first, sizeof(first), "%s", buf);
-		if (!rc && fn(arg, buf) < 0)
-			rc = -1;
-	}
-	free(buf);
-	status = pclose(p);
-	if (!rc && status) {
-		fprintf(stderr, PROG ": scontrol %s failed: %s\n", args,
-			first[0] ? first : "no output");
-		rc = -1;
-	}
-	return rc;
 }
 
 static int _lic_line(void *arg, char *line)
@@ -511,7 +497,7 @@ static int _assoc_line(sbw_limits_t *ls, char *line)
 	sb_record_t *r;
 	_assoc_t *a;
 	const char *id, *part;
-	char key[512];
+	char key[SB_KEY];
 	int rc = -1;
 
 	if (!(a = realloc(ls->assoc, (ls->nassoc + 1) * sizeof(*a))))
@@ -535,8 +521,11 @@ static int _assoc_line(sbw_limits_t *ls, char *line)
 	    _tres_list(sb_record_get(r, "GrpTRES") ?
 		       sb_record_get(r, "GrpTRES") : "", &a->grp, &a->ngrp))
 		goto fail;
-	snprintf(key, sizeof(key), "%s|%s|%s", a->account, a->user,
-		 a->partition);
+	{
+		const char *parts[] = { a->account, a->user, a->partition };
+
+		_cat(key, parts, 3);
+	}
 	if (_map_get(&ls->assoc_by, key) == SIZE_MAX &&
 	    _map_put(&ls->assoc_by, key, ls->nassoc - 1))
 		return _oom();
@@ -560,10 +549,9 @@ static int _assoc_mgr_line(void *arg, char *line)
 
 /* ---- a job's limits ------------------------------------------------------ */
 
-/* The units of TRES @name a job's TRES= field gives ("mem" in MB). */
-static int64_t _job_tres(const sbw_job_t *j, const char *name)
+/* The units of TRES @name in a job's TRES= field @s ("mem" in MB). */
+static int64_t _job_tres(const char *s, const char *name)
 {
-	const char *s = sb_record_get(j->rec, "TRES");
 	size_t n = strlen(name);
 
 	if (!strcmp(name, "jobs"))
@@ -589,9 +577,20 @@ static int64_t _job_tres(const sbw_job_t *j, const char *name)
 	return 0;
 }
 
+/* What the walks read of a job, looked up once per job. */
+struct _jinfo {
+	bool done;
+	const _qos_t *q;
+	const _per_t *pu, *pa;		/* its user's and account's entries */
+	const _assoc_t *a;		/* its association */
+	const char *lic, *tres;
+	char uid[24];
+};
+
 typedef struct {
 	sbw_limits_t *ls;
 	const sbw_job_t *j;
+	const struct _jinfo *info;
 	bool create;
 	/* what to do with each (limit, units) of the job */
 	int (*fn)(sbw_limits_t *ls, const sbw_job_t *j, size_t lim,
@@ -599,84 +598,87 @@ typedef struct {
 	void *arg;
 } _walk_t;
 
+/* A new limit for @key: its names, as the output shows them. */
+static int _new_limit(sbw_limits_t *ls, const char *key, const char *scope,
+		      const char *owner, const char *who, const char *tres,
+		      int64_t limit, int64_t shown)
+{
+	bool jobs = !strcmp(tres, "jobs");
+	char buf[256];
+	_lim_t *l;
+
+	if (ls->nlim == ls->caplim) {
+		size_t cap = ls->caplim ? 2 * ls->caplim : 16;
+
+		if (!(l = realloc(ls->lim, cap * sizeof(*l))))
+			return _oom();
+		ls->lim = l;
+		ls->caplim = cap;
+	}
+	l = &ls->lim[ls->nlim];
+	memset(l, 0, sizeof(*l));
+	l->scope = scope;
+	l->limit = limit;
+	l->shown_use = shown;
+	l->allows = -1;
+	if (!strcmp(scope, "license"))
+		snprintf(buf, sizeof(buf), "Licenses");
+	else
+		_reason_name(buf, sizeof(buf), scope, tres);
+	if (!(l->reason = strdup(buf)) || !(l->owner = strdup(owner)) ||
+	    (who && !(l->who = strdup(who))) || !(l->tres = strdup(tres)))
+		return _oom();
+	if (!strcmp(scope, "license"))
+		snprintf(buf, sizeof(buf), "licence %s", owner);
+	else if (!strcmp(scope, "qos"))
+		snprintf(buf, sizeof(buf), "QOS %s Grp%s%s", owner,
+			 jobs ? "Jobs" : "TRES ", jobs ? "" : tres);
+	else if (!strcmp(scope, "qos-user"))
+		snprintf(buf, sizeof(buf), "QOS %s Max%sPerUser%s%s (user %s)",
+			 owner, jobs ? "Jobs" : "TRES", jobs ? "" : " ",
+			 jobs ? "" : tres, who);
+	else if (!strcmp(scope, "qos-account"))
+		snprintf(buf, sizeof(buf), "QOS %s Max%sPerAccount%s%s "
+			 "(account %s)", owner, jobs ? "Jobs" : "TRES",
+			 jobs ? "" : " ", jobs ? "" : tres, who);
+	else if (!strcmp(scope, "assoc"))
+		snprintf(buf, sizeof(buf), "association %s%s%s Grp%s%s", owner,
+			 who ? " user " : "", who ? who : "",
+			 jobs ? "Jobs" : "TRES ", jobs ? "" : tres);
+	else
+		snprintf(buf, sizeof(buf), "association %s user %s MaxJobs",
+			 owner, who ? who : "?");
+	if (!(l->what = strdup(buf)) || _map_put(&ls->lim_by, key, ls->nlim))
+		return _oom();
+	ls->nlim++;
+	return 0;
+}
+
 /*
- * Limit @key with @units of the job: found, or made when the walk may
- * make limits, and handed to the walk's function.
+ * The limit whose key is @parts joined (its last part the TRES) with
+ * @units of the job: found, or made when the walk may make limits, and
+ * handed to the walk's function. Unset limits and TRES the job does not
+ * use are passed over before a key is built.
  */
-static int _one(_walk_t *w, const char *key, const char *scope,
-		const char *owner, const char *who, const char *tres,
+static int _one(_walk_t *w, const char *const *parts, size_t nparts,
+		const char *scope, const char *owner, const char *who,
 		int64_t limit, int64_t shown, int64_t units)
 {
 	sbw_limits_t *ls = w->ls;
-	size_t i = _map_get(&ls->lim_by, key);
+	const char *tres = parts[nparts - 1];
+	char key[SB_KEY];
+	size_t i;
 
 	if (limit == NONE || units <= 0)
 		return 0;
-	if (i == SIZE_MAX) {
-		char buf[256];
-		_lim_t *l;
-
+	_cat(key, parts, nparts);
+	if ((i = _map_get(&ls->lim_by, key)) == SIZE_MAX) {
 		if (!w->create)
 			return 0;
-		if (ls->nlim == ls->caplim) {
-			size_t cap = ls->caplim ? 2 * ls->caplim : 16;
-
-			if (!(l = realloc(ls->lim, cap * sizeof(*l))))
-				return _oom();
-			ls->lim = l;
-			ls->caplim = cap;
-		}
-		l = &ls->lim[ls->nlim];
-		memset(l, 0, sizeof(*l));
-		l->scope = scope;
-		l->limit = limit;
-		l->shown_use = shown;
-		l->allows = -1;
-		_reason_name(buf, sizeof(buf), scope, tres);
-		if (!strcmp(scope, "license"))
-			snprintf(buf, sizeof(buf), "Licenses");
-		if (!(l->reason = strdup(buf)) || !(l->owner = strdup(owner)) ||
-		    (who && !(l->who = strdup(who))) ||
-		    !(l->tres = strdup(tres)))
-			return _oom();
-		if (!strcmp(scope, "license"))
-			snprintf(buf, sizeof(buf), "licence %s", owner);
-		else if (!strcmp(scope, "qos"))
-			snprintf(buf, sizeof(buf), "QOS %s Grp%s %s", owner,
-				 strcmp(tres, "jobs") ? "TRES" : "Jobs",
-				 strcmp(tres, "jobs") ? tres : "");
-		else if (!strcmp(scope, "qos-user"))
-			snprintf(buf, sizeof(buf), "QOS %s Max%sPerUser %s "
-				 "(user %s)", owner, strcmp(tres, "jobs") ?
-				 "TRES" : "Jobs", strcmp(tres, "jobs") ? tres :
-				 "", who);
-		else if (!strcmp(scope, "qos-account"))
-			snprintf(buf, sizeof(buf), "QOS %s Max%sPerAccount %s "
-				 "(account %s)", owner, strcmp(tres, "jobs") ?
-				 "TRES" : "Jobs", strcmp(tres, "jobs") ? tres :
-				 "", who);
-		else if (!strcmp(scope, "assoc"))
-			snprintf(buf, sizeof(buf), "association %s%s%s Grp%s "
-				 "%s", owner, who ? " user " : "",
-				 who ? who : "", strcmp(tres, "jobs") ?
-				 "TRES" : "Jobs", strcmp(tres, "jobs") ? tres :
-				 "");
-		else
-			snprintf(buf, sizeof(buf), "association %s user %s "
-				 "MaxJobs", owner, who ? who : "?");
-		/* "GrpJobs " -> "GrpJobs" */
-		if (buf[strlen(buf) - 1] == ' ')
-			buf[strlen(buf) - 1] = '\0';
-		{
-			char *dbl = strstr(buf, "  ");
-
-			if (dbl)
-				memmove(dbl, dbl + 1, strlen(dbl));
-		}
-		if (!(l->what = strdup(buf)) ||
-		    _map_put(&ls->lim_by, key, ls->nlim))
-			return _oom();
-		i = ls->nlim++;
+		if (_new_limit(ls, key, scope, owner, who, tres, limit,
+			       shown) < 0)
+			return -1;
+		i = ls->nlim - 1;
 	}
 	return w->fn(ls, w->j, i, units, w->arg);
 }
@@ -701,134 +703,157 @@ static const _per_t *_per(const _per_t *v, size_t n, const char *name)
 	return NULL;
 }
 
-static int _tres_limits(_walk_t *w, const char *kpre, const char *scope,
-			const char *owner, const char *who,
+/* Each TRES limit of @t; the key is @kpre's parts and the TRES. */
+static int _tres_limits(_walk_t *w, const char **kpre, size_t nk,
+			const char *scope, const char *owner, const char *who,
 			const _tres_t *t, size_t n)
 {
-	char key[512];
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		snprintf(key, sizeof(key), "%s|%s", kpre, t[i].name);
-		if (_one(w, key, scope, owner, who, t[i].name, t[i].limit,
-			 t[i].used, _job_tres(w->j, t[i].name)) < 0)
+		kpre[nk] = t[i].name;
+		if (_one(w, kpre, nk + 1, scope, owner, who, t[i].limit,
+			 t[i].used, _job_tres(w->info->tres, t[i].name)) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-/* The job's association, or NULL: its partition's, else its own. */
+/* The association of @acct and @user in @part, else in no partition. */
 static const _assoc_t *_assoc_of(const sbw_limits_t *ls, const char *acct,
 				 const char *user, const char *part)
 {
-	char key[512];
+	const char *parts[] = { acct, user, part ? part : "" };
+	char key[SB_KEY];
 	size_t i;
 
-	snprintf(key, sizeof(key), "%s|%s|%s", acct, user, part ? part : "");
-	if ((i = _map_get(&ls->assoc_by, key)) == SIZE_MAX) {
-		snprintf(key, sizeof(key), "%s|%s|", acct, user);
+	_cat(key, parts, 3);
+	if ((i = _map_get(&ls->assoc_by, key)) == SIZE_MAX && part &&
+	    *part) {
+		parts[2] = "";
+		_cat(key, parts, 3);
 		i = _map_get(&ls->assoc_by, key);
 	}
 	return i == SIZE_MAX ? NULL : &ls->assoc[i];
+}
+
+/* What the walks need of job @j (once). */
+static const struct _jinfo *_info(sbw_limits_t *ls, const sbw_job_t *j)
+{
+	struct _jinfo *in = &ls->info[j - ls->lv->jobs];
+	const char *uid, *c;
+
+	if (in->done)
+		return in;
+	in->done = true;
+	in->q = _qos(ls, sb_record_value(j->rec, "QOS"));
+	if ((uid = sb_record_get(j->rec, "UserId")) && (c = strchr(uid, '(')))
+		snprintf(in->uid, sizeof(in->uid), "%.*s",
+			 (int) strcspn(c + 1, ")"), c + 1);
+	if (in->q) {
+		in->pu = _per(in->q->user, in->q->nuser, in->uid);
+		in->pa = _per(in->q->acct, in->q->nacct, j->account);
+	}
+	in->lic = sb_record_value(j->rec, "Licenses");
+	in->tres = sb_record_get(j->rec, "TRES");
+	in->a = j->account ? _assoc_of(ls, j->account, j->user,
+				       sb_record_get(j->rec, "Partition")) :
+		NULL;
+	return in;
 }
 
 /* Hand every limit job @j is subject to to @w's function. */
 static int _walk(_walk_t *w)
 {
 	sbw_limits_t *ls = w->ls;
-	const sbw_job_t *j = w->j;
-	const char *qname = sb_record_value(j->rec, "QOS");
-	const char *uid = sb_record_get(j->rec, "UserId");
-	const char *lic = sb_record_value(j->rec, "Licenses");
-	const char *part = sb_record_get(j->rec, "Partition");
-	const _qos_t *q = _qos(ls, qname);
-	const _assoc_t *a;
-	char key[512], uidnum[32] = "";
+	const struct _jinfo *in = w->info;
+	const char *lic = in->lic, *k[6];
+	const _qos_t *q = in->q;
+	const _assoc_t *a = in->a;
+	char id[16];
 	size_t depth;
 
-	if (uid && strchr(uid, '('))
-		snprintf(uidnum, sizeof(uidnum), "%.*s",
-			 (int) strcspn(strchr(uid, '(') + 1, ")"),
-			 strchr(uid, '(') + 1);
-	/* licences: "matlab:2,lic:1" (22.05 prints "lic*1" in some forms) */
+	/* licences: "matlab:2,lic:1" */
 	while (lic && *lic) {
-		size_t len = strcspn(lic, ",");
+		size_t len = strcspn(lic, ","), i;
 		char name[128];
 		const char *c;
 		int64_t units = 1;
-		size_t k;
 
 		snprintf(name, sizeof(name), "%.*s", (int) len, lic);
 		if ((c = strpbrk(name, ":*"))) {
 			units = (int64_t) sbw_leading_number(c + 1);
 			name[c - name] = '\0';
 		}
-		for (k = 0; k < ls->nlic; k++) {
-			if (strcmp(ls->lic[k].name, name))
-				continue;
-			snprintf(key, sizeof(key), "l|%s", name);
-			if (_one(w, key, "license", name, NULL, name,
-				 ls->lic[k].total, ls->lic[k].used, units) < 0)
+		k[0] = "l";
+		k[1] = name;
+		for (i = 0; i < ls->nlic; i++)
+			if (!strcmp(ls->lic[i].name, name) &&
+			    _one(w, k, 2, "license", name, NULL,
+				 ls->lic[i].total, ls->lic[i].used, units) < 0)
 				return -1;
-		}
 		lic = lic[len] ? lic + len + 1 : NULL;
 	}
 	if (q) {
-		const _per_t *pu = _per(q->user, q->nuser, uidnum);
-		const _per_t *pa = _per(q->acct, q->nacct, j->account);
-
-		snprintf(key, sizeof(key), "q|%s|grp", q->name);
-		if (_tres_limits(w, key, "qos", q->name, NULL, q->grp,
+		k[0] = "q";
+		k[1] = q->name;
+		k[2] = "grp";
+		if (_tres_limits(w, k, 3, "qos", q->name, NULL, q->grp,
 				 q->ngrp) < 0)
 			return -1;
-		snprintf(key, sizeof(key), "q|%s|grp|jobs", q->name);
-		if (_one(w, key, "qos", q->name, NULL, "jobs", q->grp_jobs,
+		k[3] = "jobs";
+		if (_one(w, k, 4, "qos", q->name, NULL, q->grp_jobs,
 			 q->grp_jobs_used, 1) < 0)
 			return -1;
-		if (pu) {
-			snprintf(key, sizeof(key), "q|%s|u|%s", q->name,
-				 uidnum);
-			if (_tres_limits(w, key, "qos-user", q->name, j->user,
-					 pu->tres, pu->ntres) < 0)
+		if (in->pu) {
+			k[2] = "u";
+			k[3] = in->uid;
+			if (_tres_limits(w, k, 4, "qos-user", q->name,
+					 w->j->user, in->pu->tres,
+					 in->pu->ntres) < 0)
 				return -1;
-			snprintf(key, sizeof(key), "q|%s|u|%s|jobs", q->name,
-				 uidnum);
-			if (_one(w, key, "qos-user", q->name, j->user, "jobs",
-				 pu->max_jobs, pu->jobs, 1) < 0)
+			k[4] = "jobs";
+			if (_one(w, k, 5, "qos-user", q->name, w->j->user,
+				 in->pu->max_jobs, in->pu->jobs, 1) < 0)
 				return -1;
 		}
-		if (pa) {
-			snprintf(key, sizeof(key), "q|%s|a|%s", q->name,
-				 pa->name);
-			if (_tres_limits(w, key, "qos-account", q->name,
-					 pa->name, pa->tres, pa->ntres) < 0)
+		if (in->pa) {
+			k[2] = "a";
+			k[3] = in->pa->name;
+			if (_tres_limits(w, k, 4, "qos-account", q->name,
+					 in->pa->name, in->pa->tres,
+					 in->pa->ntres) < 0)
 				return -1;
-			snprintf(key, sizeof(key), "q|%s|a|%s|jobs", q->name,
-				 pa->name);
-			if (_one(w, key, "qos-account", q->name, pa->name,
-				 "jobs", pa->max_jobs, pa->jobs, 1) < 0)
+			k[4] = "jobs";
+			if (_one(w, k, 5, "qos-account", q->name,
+				 in->pa->name, in->pa->max_jobs, in->pa->jobs,
+				 1) < 0)
 				return -1;
 		}
 	}
 	/* the association and its ancestors (a bound on the walk guards
 	 * against a cycle in what was printed) */
-	a = j->account ? _assoc_of(ls, j->account, j->user, part) : NULL;
+	k[0] = "a";
+	k[1] = id;
 	if (a) {
-		snprintf(key, sizeof(key), "a|%" PRIu32 "|max|jobs", a->id);
-		if (_one(w, key, "assoc-max", a->account, a->user, "jobs",
-			 a->max_jobs, a->max_jobs_used, 1) < 0)
+		snprintf(id, sizeof(id), "%" PRIu32, a->id);
+		k[2] = "max";
+		k[3] = "jobs";
+		if (_one(w, k, 4, "assoc-max", a->account, a->user, a->max_jobs,
+			 a->max_jobs_used, 1) < 0)
 			return -1;
 	}
 	for (depth = 0; a && depth < 64; depth++) {
 		const char *who = a->user[0] ? a->user : NULL;
 
-		snprintf(key, sizeof(key), "a|%" PRIu32 "|grp", a->id);
-		if (_tres_limits(w, key, "assoc", a->account, who, a->grp,
+		snprintf(id, sizeof(id), "%" PRIu32, a->id);
+		k[2] = "grp";
+		if (_tres_limits(w, k, 3, "assoc", a->account, who, a->grp,
 				 a->ngrp) < 0)
 			return -1;
-		snprintf(key, sizeof(key), "a|%" PRIu32 "|grp|jobs", a->id);
-		if (_one(w, key, "assoc", a->account, who, "jobs",
-			 a->grp_jobs, a->grp_jobs_used, 1) < 0)
+		k[3] = "jobs";
+		if (_one(w, k, 4, "assoc", a->account, who, a->grp_jobs,
+			 a->grp_jobs_used, 1) < 0)
 			return -1;
 		/* a user's association -> its account's -> the parent's */
 		if (who)
@@ -845,7 +870,7 @@ static int _walk_job(sbw_limits_t *ls, const sbw_job_t *j, bool create,
 		     int (*fn)(sbw_limits_t *, const sbw_job_t *, size_t,
 			       int64_t, void *), void *arg)
 {
-	_walk_t w = { ls, j, create, fn, arg };
+	_walk_t w = { ls, j, _info(ls, j), create, fn, arg };
 
 	return _walk(&w);
 }
@@ -1090,9 +1115,16 @@ sbw_limits_t *sbw_limits_explain(sbw_live_t *lv, sbw_job_t *j,
 	ls->start = -1;
 	ls->reason = sb_record_get(j->rec, "Reason");
 	ls->kind = sbw_limits_reason_kind(ls->reason);
-	if (_run_lines("show lic -o", _lic_line, ls) < 0 ||
-	    _run_lines("show assoc_mgr flags=assoc,qos -o", _assoc_mgr_line,
-		       ls) < 0 ||
+	if (!(ls->info = calloc(lv->njobs + 1, sizeof(*ls->info)))) {
+		free(ls);
+		_oom();
+		return NULL;
+	}
+	if (sbw_live_run("SBUCKET_SCONTROL", "scontrol", "show lic -o",
+			 _lic_line, ls) < 0 ||
+	    sbw_live_run("SBUCKET_SCONTROL", "scontrol",
+			 "show assoc_mgr flags=assoc,qos -o", _assoc_mgr_line,
+			 ls) < 0 ||
 	    _plan(ls, before, plannable) < 0) {
 		sbw_limits_free(ls);
 		return NULL;
@@ -1159,6 +1191,7 @@ void sbw_limits_free(sbw_limits_t *ls)
 	free(ls->lim);
 	_map_fini(&ls->lim_by);
 	free(ls->use);
+	free(ls->info);
 	free(ls);
 }
 
