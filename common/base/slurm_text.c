@@ -351,3 +351,93 @@ int sb_slurm_mem_option(const char *s, uint64_t *mb)
 {
 	return _mem(s, mb, "KMGT", true);
 }
+
+void sb_licenses_free(sb_license_t *v, size_t n)
+{
+	size_t i;
+
+	if (!v)
+		return;
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+}
+
+/* A character a licence name may not hold. */
+static bool _lic_special(char c)
+{
+	return isspace((unsigned char) c) || iscntrl((unsigned char) c) ||
+	       strchr(",;:|=()", c);
+}
+
+int sb_licenses_parse(const char *s, sb_license_t **out, size_t *n,
+		      size_t *errpos)
+{
+	sb_license_t *v = NULL, *nv;
+	size_t k = 0, room = 0, len, item;
+	const char *p, *end;
+	uint64_t c;
+	int err = EINVAL;
+
+	if (errpos)
+		*errpos = 0;
+	if (!s || !out || !n) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (strchr(s, '|')) {
+		/* Point at the item that holds the first '|'. */
+		for (p = s, item = 0; *p != '|'; p++)
+			if (*p == ',' || *p == ';')
+				item = (size_t) (p - s) + 1;
+		if (errpos)
+			*errpos = item;
+		errno = ENOTSUP;
+		return -1;
+	}
+	p = s;
+	for (;;) {
+		item = (size_t) (p - s);
+		for (len = 0; p[len] && !_lic_special(p[len]); len++)
+			;
+		if (!len || (p[len] && p[len] != ':' && p[len] != ',' &&
+			     p[len] != ';'))
+			goto bad;
+		c = 1;
+		end = p + len;
+		if (*end == ':') {
+			if (sb_decimal_parse(end + 1, INT32_MAX, &c, &end)) {
+				if (errno == ERANGE)
+					err = ERANGE;
+				goto bad;
+			}
+			if (*end && *end != ',' && *end != ';')
+				goto bad;
+		}
+		if (k == room) {
+			room = room ? 2 * room : 4;
+			if (!(nv = realloc(v, room * sizeof(*v))))
+				goto oom;
+			v = nv;
+		}
+		if (!(v[k].name = strndup(p, len)))
+			goto oom;
+		v[k++].count = (int64_t) c;
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	*out = v;
+	*n = k;
+	return 0;
+oom:
+	sb_licenses_free(v, k);
+	errno = ENOMEM;
+	return -1;
+bad:
+	sb_licenses_free(v, k);
+	if (errpos)
+		*errpos = item;
+	errno = err;
+	return -1;
+}
