@@ -71,7 +71,20 @@ printf 'LicenseName=lic Total=2 Used=0 Free=2 Reserved=0 Remote=no\n' >"$d/lic"
 	echo
 	echo "QOS Records"
 	echo
-	echo "QOS=lim(2) UsageRaw=0.000000 GrpJobs=N($RUNNING) GrpJobsAccrue=N(0) GrpSubmitJobs=N(0) GrpWall=N(0.00) GrpTRES=cpu=$limit($RUNNING),mem=N(0),energy=N(0),node=N($RUNNING),billing=N($RUNNING) GrpTRESMins=cpu=N(0) GrpTRESRunMins=cpu=N(0) MaxWallPJ= MaxTRESPJ= MaxTRESPN= MaxTRESMinsPJ= MinPrioThresh= MinTRESPJ= PreemptMode=OFF Priority=0 Account Limits= No Accounts User Limits= 1001={MaxJobsPU=N($RUNNING) MaxJobsAccruePU=N(0) MaxSubmitJobsPU=N($((RUNNING + AHEAD + 1))) MaxTRESPU=cpu=N($RUNNING),mem=N(0),energy=N(0),node=N($RUNNING),billing=N($RUNNING)}"
+	echo "QOS=lim(2)"
+	echo "    UsageRaw=0.000000"
+	echo "    GrpJobs=N($RUNNING) GrpJobsAccrue=N(0) GrpSubmitJobs=N(0) GrpWall=N(0.00)"
+	echo "    GrpTRES=cpu=$limit($RUNNING),mem=N(0),energy=N(0),node=N($RUNNING),billing=N($RUNNING)"
+	echo "    GrpTRESMins=cpu=N(0)"
+	echo "    GrpTRESRunMins=cpu=N(0)"
+	echo "    PreemptMode=OFF"
+	echo "    Priority=0"
+	echo "    Account Limits"
+	echo "        No Accounts"
+	echo "    User Limits"
+	echo "      1001"
+	echo "        MaxJobsPU=N($RUNNING) MaxJobsAccruePU=N(0) MaxSubmitJobsPU=N($((RUNNING + AHEAD + 1)))"
+	echo "        MaxTRESPU=cpu=N($RUNNING),mem=N(0),energy=N(0),node=N($RUNNING),billing=N($RUNNING)"
 } >"$d/assoc_mgr"
 cat >"$d/scontrol" <<EOF
 #!/bin/sh
@@ -82,7 +95,7 @@ case "\$*" in
 "show res -o") cat $d/res ;;
 "show jobs -o") cat $d/jobs ;;
 "show lic -o") cat $d/lic ;;
-"show assoc_mgr flags=assoc,qos -o") cat $d/assoc_mgr ;;
+"show assoc_mgr flags=assoc,qos") cat $d/assoc_mgr ;;
 *) echo "scontrol: unexpected arguments: \$*" >&2; exit 1 ;;
 esac
 EOF

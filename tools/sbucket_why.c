@@ -852,7 +852,7 @@ static void _print_pending_text(const _expl_t *e)
 	}
 	if (e->base) {
 		if (e->lim)
-			sbw_limits_print_text(e->lim, -1);
+			sbw_limits_print_text(e->lim);
 		printf("Planned start: select/bucket does not plan this job "
 		       "(its base does)\n");
 		goto squeue;
@@ -916,8 +916,7 @@ static void _print_pending_text(const _expl_t *e)
 		free(hl);
 	}
 	if (e->lim)
-		sbw_limits_print_text(e->lim, e->base || e->never ? -1 :
-				      e->nodes_start);
+		sbw_limits_print_text(e->lim);
 	if (e->lim_unknown) {
 		printf("Planned start: cannot be known (its limits, above)\n");
 	} else if (e->never) {
@@ -942,7 +941,9 @@ static void _print_pending_text(const _expl_t *e)
 		if (e->bf_start > e->nodes_start) {
 			sbw_fmt_time(e->nodes_start, t1, sizeof(t1));
 			printf("  its limits allow it only then; its nodes are "
-			       "free from %s\n", t1);
+			       "free %s%s\n", e->nodes_start > lv->now ?
+			       "from " : "now", e->nodes_start > lv->now ?
+			       t1 : "");
 		}
 		if (e->nahead && !e->alone_never &&
 		    e->alone_start < e->start) {

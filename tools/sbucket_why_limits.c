@@ -415,88 +415,83 @@ static int _lic_line(void *arg, char *line)
 	return 0;
 }
 
-/* " 1001={MaxJobsPU=N(1) ... MaxTRESPU=cpu=2(2),...} 1002={...}" */
-static int _per_list(const char *s, const char *jobs_key,
-		     const char *tres_key, _per_t **out, size_t *n)
+/*
+ * 'scontrol show assoc_mgr flags=assoc,qos', as slurmctld prints it (the
+ * same in 22.05, 24.11 and 26.05): a record starts with "ClusterName="
+ * (an association) or "QOS=" at the start of a line, its fields follow
+ * on indented lines. A QOS ends with "Account Limits" and "User Limits",
+ * each followed by one indented name line per account or uid and that
+ * one's fields ("MaxJobsPA=N(2) ..." / "MaxTRESPU=cpu=2(2),...") further
+ * indented. The reader joins a record's lines and parses it whole when
+ * the next one starts.
+ */
+enum { _AM_NONE, _AM_ASSOC, _AM_QOS, _AM_QOS_ACCT, _AM_QOS_USER };
+
+typedef struct {
+	sbw_limits_t *ls;
+	int mode;
+	sb_strbuf_t head;		/* the record's fields */
+	_per_t **per;			/* the QOS list being read */
+	size_t *nper;
+	sb_strbuf_t body;		/* the per-entry's fields */
+	char *name;			/* the per-entry's account or uid */
+	const char *jobs_key, *tres_key;
+} _am_t;
+
+/* The per-account or per-user entry read so far into its list. */
+static int _am_per_done(_am_t *am)
 {
-	const char *p = s;
-
-	while (p && (p = strstr(p, "={"))) {
-		const char *name = p, *end = strchr(p, '}');
-		char *body;
-		sb_record_t *r;
-		_per_t *v;
-		int rc;
-
-		while (name > s && name[-1] != ' ')
-			name--;
-		if (!end || !(body = _strndup0(p + 2, (size_t) (end - p - 2))))
-			return -1;
-		r = sb_record_parse(body);
-		free(body);
-		if (!r || !(v = realloc(*out, (*n + 1) * sizeof(*v)))) {
-			sb_record_free(r);
-			return -1;
-		}
-		*out = v;
-		v += (*n)++;
-		memset(v, 0, sizeof(*v));
-		rc = !(v->name = _strndup0(name, (size_t) (p - name))) ||
-			_limit_used(sb_record_get(r, jobs_key), &v->max_jobs,
-				    &v->jobs) ||
-			_tres_list(sb_record_get(r, tres_key) ?
-				   sb_record_get(r, tres_key) : "", &v->tres,
-				   &v->ntres);
-		sb_record_free(r);
-		if (rc)
-			return -1;
-		p = end + 1;
-	}
-	return 0;
-}
-
-static int _qos_line(sbw_limits_t *ls, char *line)
-{
-	char *acct = strstr(line, " Account Limits="), *user;
+	char *text = sb_strbuf_finish(&am->body);
 	sb_record_t *r = NULL;
-	_qos_t *q;
+	_per_t *v;
 	int rc = -1;
 
-	user = strstr(line, " User Limits=");
-	if (acct)
-		*acct = '\0';
-	if (user)
-		*user = '\0';
-	if (!(q = realloc(ls->qos, (ls->nqos + 1) * sizeof(*q))))
-		return _oom();
-	ls->qos = q;
-	q += ls->nqos++;
-	memset(q, 0, sizeof(*q));
-	if (!(r = sb_record_parse(line)) ||
-	    !(q->name = _name(sb_record_get(r, "QOS"))) ||
-	    _limit_used(sb_record_get(r, "GrpJobs"), &q->grp_jobs,
-			&q->grp_jobs_used) ||
-	    _tres_list(sb_record_get(r, "GrpTRES") ?
-		       sb_record_get(r, "GrpTRES") : "", &q->grp, &q->ngrp) ||
-	    (acct && _per_list(acct + 16, "MaxJobsPA", "MaxTRESPA", &q->acct,
-			       &q->nacct)) ||
-	    (user && _per_list(user + 13, "MaxJobsPU", "MaxTRESPU", &q->user,
-			       &q->nuser)))
-		goto fail;
-	rc = 0;
-fail:
-	if (rc)
-		fprintf(stderr, PROG ": scontrol show assoc_mgr: QOS %s: "
-			"not understood\n", q->name ? q->name : "?");
+	if (!am->name) {
+		free(text);
+		return 0;
+	}
+	if (!text || !(v = realloc(*am->per, (*am->nper + 1) * sizeof(*v))))
+		goto out;
+	*am->per = v;
+	v += (*am->nper)++;
+	memset(v, 0, sizeof(*v));
+	v->name = am->name;
+	am->name = NULL;
+	if (*text && !(r = sb_record_parse(text)))
+		goto out;
+	rc = _limit_used(r ? sb_record_get(r, am->jobs_key) : NULL,
+			 &v->max_jobs, &v->jobs) ||
+		_tres_list(r && sb_record_get(r, am->tres_key) ?
+			   sb_record_get(r, am->tres_key) : "", &v->tres,
+			   &v->ntres) ? -1 : 0;
+out:
+	free(am->name);
+	am->name = NULL;
+	sb_record_free(r);
+	free(text);
+	return rc;
+}
+
+static int _qos_record(sbw_limits_t *ls, const char *text, _qos_t *q)
+{
+	sb_record_t *r = sb_record_parse(text);
+	int rc = -1;
+
+	if (r && (q->name = _name(sb_record_get(r, "QOS"))) &&
+	    !_limit_used(sb_record_get(r, "GrpJobs"), &q->grp_jobs,
+			 &q->grp_jobs_used) &&
+	    !_tres_list(sb_record_get(r, "GrpTRES") ?
+			sb_record_get(r, "GrpTRES") : "", &q->grp, &q->ngrp))
+		rc = 0;
 	sb_record_free(r);
 	return rc;
 }
 
-static int _assoc_line(sbw_limits_t *ls, char *line)
+static int _assoc_record(sbw_limits_t *ls, const char *text)
 {
 	sb_record_t *r;
 	_assoc_t *a;
-	const char *id, *part;
+	const char *id;
 	char key[SB_KEY];
 	int rc = -1;
 
@@ -505,14 +500,13 @@ static int _assoc_line(sbw_limits_t *ls, char *line)
 	ls->assoc = a;
 	a += ls->nassoc++;
 	memset(a, 0, sizeof(*a));
-	if (!(r = sb_record_parse(line)))
+	if (!(r = sb_record_parse(text)))
 		goto fail;
 	id = sb_record_get(r, "ID");
-	part = sb_record_get(r, "Partition");
 	a->id = id ? (uint32_t) strtoul(id, NULL, 10) : 0;
 	if (!(a->account = _name(sb_record_get(r, "Account"))) ||
 	    !(a->user = _name(sb_record_get(r, "UserName"))) ||
-	    !(a->partition = _name(part)) ||
+	    !(a->partition = _name(sb_record_get(r, "Partition"))) ||
 	    !(a->parent = _name(sb_record_get(r, "ParentAccount"))) ||
 	    _limit_used(sb_record_get(r, "GrpJobs"), &a->grp_jobs,
 			&a->grp_jobs_used) ||
@@ -526,25 +520,124 @@ static int _assoc_line(sbw_limits_t *ls, char *line)
 
 		_cat(key, parts, 3);
 	}
+	sb_record_free(r);
 	if (_map_get(&ls->assoc_by, key) == SIZE_MAX &&
 	    _map_put(&ls->assoc_by, key, ls->nassoc - 1))
 		return _oom();
-	rc = 0;
+	return 0;
 fail:
-	if (rc)
-		fprintf(stderr, PROG ": scontrol show assoc_mgr: association "
-			"%s: not understood\n", line);
+	fprintf(stderr, PROG ": scontrol show assoc_mgr: association %.200s: "
+		"not understood\n", text);
 	sb_record_free(r);
 	return rc;
 }
 
+/* The record read so far, parsed. */
+static int _am_done(_am_t *am)
+{
+	sbw_limits_t *ls = am->ls;
+	int mode = am->mode;
+	char *text;
+	int rc = 0;
+
+	if (_am_per_done(am) < 0)
+		goto bad;
+	am->mode = _AM_NONE;
+	if (!(text = sb_strbuf_finish(&am->head)))
+		return _oom();
+	if (mode == _AM_ASSOC)
+		rc = _assoc_record(ls, text);
+	else if (mode != _AM_NONE &&
+		 _qos_record(ls, text, &ls->qos[ls->nqos - 1]) < 0)
+		rc = -1;
+	if (rc < 0 && mode != _AM_ASSOC)
+		fprintf(stderr, PROG ": scontrol show assoc_mgr: QOS %.200s: "
+			"not understood\n", text);
+	free(text);
+	return rc;
+bad:
+	fprintf(stderr, PROG ": scontrol show assoc_mgr: the per-account or "
+		"per-user limits of a QOS: not understood\n");
+	return -1;
+}
+
 static int _assoc_mgr_line(void *arg, char *line)
 {
-	if (!strncmp(line, "QOS=", 4))
-		return _qos_line(arg, line);
-	if (!strncmp(line, "ClusterName=", 12))
-		return _assoc_line(arg, line);
+	_am_t *am = arg;
+	sbw_limits_t *ls = am->ls;
+	const char *t = line + strspn(line, " \t");
+	size_t indent = (size_t) (t - line);
+
+	if (!indent) {
+		if (_am_done(am) < 0)
+			return -1;
+		if (!strncmp(line, "ClusterName=", 12)) {
+			am->mode = _AM_ASSOC;
+		} else if (!strncmp(line, "QOS=", 4)) {
+			_qos_t *q = realloc(ls->qos, (ls->nqos + 1) *
+					    sizeof(*q));
+
+			if (!q)
+				return _oom();
+			ls->qos = q;
+			memset(&q[ls->nqos++], 0, sizeof(*q));
+			am->mode = _AM_QOS;
+		} else {
+			return 0;	/* headings, blank lines */
+		}
+		sb_strbuf_add(&am->head, line);
+		return 0;
+	}
+	if (am->mode == _AM_NONE || !*t)
+		return 0;
+	if (am->mode != _AM_ASSOC && (!strcmp(t, "Account Limits") ||
+				      !strcmp(t, "User Limits"))) {
+		_qos_t *q = &ls->qos[ls->nqos - 1];
+		bool user = t[0] == 'U';
+
+		if (_am_per_done(am) < 0)
+			return -1;
+		am->mode = user ? _AM_QOS_USER : _AM_QOS_ACCT;
+		am->per = user ? &q->user : &q->acct;
+		am->nper = user ? &q->nuser : &q->nacct;
+		am->jobs_key = user ? "MaxJobsPU" : "MaxJobsPA";
+		am->tres_key = user ? "MaxTRESPU" : "MaxTRESPA";
+		return 0;
+	}
+	if (am->mode == _AM_QOS_ACCT || am->mode == _AM_QOS_USER) {
+		/* a name line: no '=' ("No Accounts", "No Users": none) */
+		if (!strchr(t, '=')) {
+			if (_am_per_done(am) < 0)
+				return -1;
+			if (strcmp(t, "No Accounts") && strcmp(t, "No Users") &&
+			    !(am->name = strdup(t)))
+				return _oom();
+			return 0;
+		}
+		sb_strbuf_add(&am->body, " ");
+		sb_strbuf_add(&am->body, t);
+		return 0;
+	}
+	sb_strbuf_add(&am->head, " ");
+	sb_strbuf_add(&am->head, t);
 	return 0;
+}
+
+/* Read 'scontrol show assoc_mgr flags=assoc,qos'. */
+static int _read_assoc_mgr(sbw_limits_t *ls)
+{
+	_am_t am = { .ls = ls };
+	int rc;
+
+	rc = sbw_live_run("SBUCKET_SCONTROL", "scontrol",
+			  "show assoc_mgr flags=assoc,qos", _assoc_mgr_line,
+			  &am);
+	if (!rc)
+		rc = _am_done(&am);
+	free(sb_strbuf_finish(&am.head));
+	free(sb_strbuf_finish(&am.body));
+	free(am.name);
+	return rc;
 }
 
 /* ---- a job's limits ------------------------------------------------------ */
@@ -1122,9 +1215,7 @@ sbw_limits_t *sbw_limits_explain(sbw_live_t *lv, sbw_job_t *j,
 	}
 	if (sbw_live_run("SBUCKET_SCONTROL", "scontrol", "show lic -o",
 			 _lic_line, ls) < 0 ||
-	    sbw_live_run("SBUCKET_SCONTROL", "scontrol",
-			 "show assoc_mgr flags=assoc,qos -o", _assoc_mgr_line,
-			 ls) < 0 ||
+	    _read_assoc_mgr(ls) < 0 ||
 	    _plan(ls, before, plannable) < 0) {
 		sbw_limits_free(ls);
 		return NULL;
@@ -1203,6 +1294,9 @@ int sbw_limits_start(const sbw_limits_t *ls, int64_t *start)
 
 /* ---- output -------------------------------------------------------------- */
 
+/* Holders and jobs ahead shown per limit in the text. */
+#define SHOW 5
+
 /* The limits shown: those the job needs units of. */
 static bool _shown(const _lim_t *l)
 {
@@ -1233,7 +1327,7 @@ static size_t _uses(const sbw_limits_t *ls, size_t k, const _use_t **v)
 	return n;
 }
 
-void sbw_limits_print_text(const sbw_limits_t *ls, int64_t nodes_start)
+void sbw_limits_print_text(const sbw_limits_t *ls)
 {
 	const int64_t now = ls->lv->now;
 	const _use_t **v = calloc(ls->nuse + 1, sizeof(*v));
@@ -1245,7 +1339,7 @@ void sbw_limits_print_text(const sbw_limits_t *ls, int64_t nodes_start)
 		printf("  none that slurmctld shows\n");
 	for (k = 0; k < ls->nlim; k++) {
 		const _lim_t *l = &ls->lim[k];
-		size_t shown = 0;
+		size_t nh = 0, na = 0, th, ta;
 
 		if (!_shown(l))
 			continue;
@@ -1261,15 +1355,18 @@ void sbw_limits_print_text(const sbw_limits_t *ls, int64_t nodes_start)
 			printf("; allows no start\n");
 		}
 		n = v ? _uses(ls, k, v) : 0;
+		for (i = 0, th = ta = 0; i < n; i++) {
+			th += !v[i]->ahead;
+			ta += v[i]->ahead && v[i]->start >= 0;
+		}
 		for (i = 0; i < n; i++) {
 			const _use_t *u = v[i];
+			size_t *c = u->ahead ? &na : &nh;
 
 			if (u->ahead && u->start < 0)
 				continue;
-			if (shown++ == 10) {
-				printf("    ... and more\n");
-				break;
-			}
+			if ((*c)++ >= SHOW)
+				continue;
 			if (u->ahead) {
 				sbw_fmt_time(u->start, t1, sizeof(t1));
 				printf("    planned before it: job %-8s "
@@ -1277,6 +1374,10 @@ void sbw_limits_print_text(const sbw_limits_t *ls, int64_t nodes_start)
 				       PRId64 " from %s\n", u->job->id,
 				       u->job->user, u->job->priority,
 				       u->units, t1);
+			} else if (u->end == SB_TIME_INFINITE) {
+				printf("    held by job %-8s (user %s) %"
+				       PRId64 ", no time limit\n", u->job->id,
+				       u->job->user, u->units);
 			} else {
 				sbw_fmt_time(u->end, t1, sizeof(t1));
 				sbw_fmt_rel(u->end, now, t2, sizeof(t2));
@@ -1284,6 +1385,11 @@ void sbw_limits_print_text(const sbw_limits_t *ls, int64_t nodes_start)
 				       PRId64 " until %s (%s)\n", u->job->id,
 				       u->job->user, u->units, t1, t2);
 			}
+			if (*c == SHOW && (u->ahead ? ta : th) > SHOW)
+				printf("    ... and %zu more %s (--json lists "
+				       "them all)\n", (u->ahead ? ta : th) - SHOW,
+				       u->ahead ? "planned before it" :
+				       "holders, ending later");
 		}
 		if (l->shown_use > l->held)
 			printf("    %" PRId64 " more in use by jobs not "
@@ -1294,12 +1400,7 @@ void sbw_limits_print_text(const sbw_limits_t *ls, int64_t nodes_start)
 	if (ls->start >= 0) {
 		sbw_fmt_time(ls->start, t1, sizeof(t1));
 		sbw_fmt_rel(ls->start, now, t2, sizeof(t2));
-		printf("Its limits allow it from %s (%s)", t1, t2);
-		if (nodes_start >= 0) {
-			sbw_fmt_time(nodes_start, t1, sizeof(t1));
-			printf("; its nodes from %s", t1);
-		}
-		printf("\n");
+		printf("Its limits allow it from %s (%s)\n", t1, t2);
 	} else {
 		printf("Its limits allow no start that can be known: %s\n",
 		       ls->why);

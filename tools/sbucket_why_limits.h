@@ -74,9 +74,9 @@ void sbw_limits_free(sbw_limits_t *ls);
  */
 int sbw_limits_start(const sbw_limits_t *ls, int64_t *start);
 
-/* The "Limits:" part of the text, for a job whose nodes start at
- * @nodes_start (-1: never or not planned by us). */
-void sbw_limits_print_text(const sbw_limits_t *ls, int64_t nodes_start);
+/* The limits part of the text: each limit the job needs, its holders and
+ * the jobs planned before it, and the start they allow. */
+void sbw_limits_print_text(const sbw_limits_t *ls);
 
 /* The "limits" array (the value only) of the JSON. */
 void sbw_limits_print_json(const sbw_limits_t *ls);
