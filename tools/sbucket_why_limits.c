@@ -125,7 +125,9 @@ struct sbwl_jinfo {
 	const sbwl_qos_t *q;
 	const sbwl_per_t *pu, *pa;		/* its user's and account's entries */
 	const sbwl_assoc_t *a;		/* its association */
-	const char *lic, *tres;
+	sb_license_t *lic;		/* its licences (an OR list: none) */
+	size_t nlic;
+	const char *tres;
 	char uid[24];
 };
 
@@ -283,7 +285,7 @@ static const sbwl_assoc_t *_assoc_of(const sbw_limits_t *ls, const char *acct,
 static const struct sbwl_jinfo *_info(sbw_limits_t *ls, const sbw_job_t *j)
 {
 	struct sbwl_jinfo *in = &ls->info[j - ls->lv->jobs];
-	const char *uid, *c;
+	const char *uid, *c, *lic;
 
 	if (in->done)
 		return in;
@@ -296,7 +298,13 @@ static const struct sbwl_jinfo *_info(sbw_limits_t *ls, const sbw_job_t *j)
 		in->pu = _per(in->q->user, in->q->nuser, in->uid);
 		in->pa = _per(in->q->acct, in->q->nacct, j->account);
 	}
-	in->lic = sb_record_value(j->rec, "Licenses");
+	/* "lic:1", "a:1;b:2" (24.11 and later join with ';'); an OR list
+	 * ("a|b", 26.05) names no count of one licence: left out */
+	if ((lic = sb_record_value(j->rec, "Licenses")) &&
+	    sb_licenses_parse(lic, &in->lic, &in->nlic, NULL) < 0) {
+		in->lic = NULL;
+		in->nlic = 0;
+	}
 	in->tres = sb_record_get(j->rec, "TRES");
 	in->a = j->account ? _assoc_of(ls, j->account, j->user,
 				       sb_record_get(j->rec, "Partition")) :
@@ -309,32 +317,24 @@ static int _walk(_walk_t *w)
 {
 	sbw_limits_t *ls = w->ls;
 	const struct sbwl_jinfo *in = w->info;
-	const char *lic = in->lic, *k[6];
+	const char *k[6];
 	const sbwl_qos_t *q = in->q;
 	const sbwl_assoc_t *a = in->a;
 	char id[16];
-	size_t depth;
+	size_t depth, l;
 
-	/* licences: "matlab:2,lic:1" */
-	while (lic && *lic) {
-		size_t len = strcspn(lic, ","), i;
-		char name[128];
-		const char *c;
-		int64_t units = 1;
+	/* its licences, as many units as it asks of each */
+	for (l = 0; l < in->nlic; l++) {
+		size_t i;
 
-		snprintf(name, sizeof(name), "%.*s", (int) len, lic);
-		if ((c = strpbrk(name, ":*"))) {
-			units = (int64_t) sbw_leading_number(c + 1);
-			name[c - name] = '\0';
-		}
 		k[0] = "l";
-		k[1] = name;
+		k[1] = in->lic[l].name;
 		for (i = 0; i < ls->nlic; i++)
-			if (!strcmp(ls->lic[i].name, name) &&
-			    _one(w, k, 2, "license", name, NULL,
-				 ls->lic[i].total, ls->lic[i].used, units) < 0)
+			if (!strcmp(ls->lic[i].name, k[1]) &&
+			    _one(w, k, 2, "license", k[1], NULL,
+				 ls->lic[i].total, ls->lic[i].used,
+				 in->lic[l].count) < 0)
 				return -1;
-		lic = lic[len] ? lic + len + 1 : NULL;
 	}
 	if (q) {
 		k[0] = "q";
@@ -697,6 +697,8 @@ void sbw_limits_free(sbw_limits_t *ls)
 	free(ls->lim);
 	sbwl_map_fini(&ls->lim_by);
 	free(ls->use);
+	for (i = 0; ls->info && i < ls->lv->njobs; i++)
+		sb_licenses_free(ls->info[i].lic, ls->info[i].nlic);
 	free(ls->info);
 	free(ls);
 }
