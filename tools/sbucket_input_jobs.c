@@ -367,7 +367,8 @@ int sbi_parse_job(const char *path, size_t line, char *text,
 			sbi_bad(path, line, tok[i], "unknown option (known: "
 			     "JobId=, -N, --exclusive, -C, --mem, --tmp, "
 			     "--mincpus, -c, --ntasks-per-node, --gres, -t, "
-			     "-w, -x, -p, --contiguous, --bucket-prefer)");
+			     "-w, -x, -p, --contiguous, --bucket-prefer, "
+			     "-L)");
 			goto out;
 		}
 		continue;
