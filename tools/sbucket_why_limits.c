@@ -142,6 +142,21 @@ typedef struct {
 	void *arg;
 } _walk_t;
 
+/* Room for one more element in the array *@v of *@cap: 0, or -1. */
+static int _grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap ? 2 * *cap : 16;
+	void *g;
+
+	if (n < *cap)
+		return 0;
+	if (!(g = realloc(*v, c * size)))
+		return -1;
+	*v = g;
+	*cap = c;
+	return 0;
+}
+
 /* A new limit for @key: its names, as the output shows them. */
 static int _new_limit(sbw_limits_t *ls, const char *key, const char *scope,
 		      const char *owner, const char *who, const char *tres,
@@ -151,14 +166,8 @@ static int _new_limit(sbw_limits_t *ls, const char *key, const char *scope,
 	char buf[256];
 	sbwl_lim_t *l;
 
-	if (ls->nlim == ls->caplim) {
-		size_t cap = ls->caplim ? 2 * ls->caplim : 16;
-
-		if (!(l = realloc(ls->lim, cap * sizeof(*l))))
-			return sbwl_oom();
-		ls->lim = l;
-		ls->caplim = cap;
-	}
+	if (_grow((void **) &ls->lim, &ls->caplim, ls->nlim, sizeof(*l)))
+		return sbwl_oom();
 	l = &ls->lim[ls->nlim];
 	memset(l, 0, sizeof(*l));
 	l->scope = scope;
@@ -424,14 +433,8 @@ static int _add_use(sbw_limits_t *ls, const sbw_job_t *j, size_t lim,
 {
 	sbwl_use_t *u;
 
-	if (ls->nuse == ls->capuse) {
-		size_t cap = ls->capuse ? 2 * ls->capuse : 64;
-
-		if (!(u = realloc(ls->use, cap * sizeof(*u))))
-			return sbwl_oom();
-		ls->use = u;
-		ls->capuse = cap;
-	}
+	if (_grow((void **) &ls->use, &ls->capuse, ls->nuse, sizeof(*u)))
+		return sbwl_oom();
 	u = &ls->use[ls->nuse++];
 	u->job = j;
 	u->lim = lim;
