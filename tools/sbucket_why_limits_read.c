@@ -437,8 +437,14 @@ static int _assoc_mgr_line(void *arg, char *line)
 		if (!strchr(t, '=')) {
 			if (_am_per_done(am) < 0)
 				return -1;
-			if (strcmp(t, "No Accounts") && strcmp(t, "No Users") &&
-			    !(am->name = strdup(t)))
+			if (!strcmp(t, "No Accounts") || !strcmp(t, "No Users"))
+				return 0;
+			/* a user is "1001" (22.05) or "alice(1001)" (24.11
+			 * on): its uid, as jobs' UserId= give it */
+			if (am->mode == _AM_QOS_USER && strchr(t, '(') &&
+			    t[strlen(t) - 1] == ')')
+				t = strchr(t, '(') + 1;
+			if (!(am->name = _strndup0(t, strcspn(t, ")"))))
 				return sbwl_oom();
 			return 0;
 		}
