@@ -34,11 +34,13 @@ sbw_reason_kind_t sbw_limits_reason_kind(const char *r)
 		return SBW_REASON_COUNTED;
 	if (strncmp(r, "QOS", 3) && strncmp(r, "Assoc", 5))
 		return SBW_REASON_OTHER;
+	/* a job over a per-job or per-node limit never starts: not ours */
+	if (strstr(r, "PerJob") || strstr(r, "PerNode"))
+		return SBW_REASON_OTHER;
 	if (strstr(r, "Minutes") || strstr(r, "Wall") ||
 	    strstr(r, "CPUMins"))
 		return SBW_REASON_TIMED;
-	if (strstr(r, "PerJob") || strstr(r, "PerNode") ||
-	    strstr(r, "Submit") || strstr(r, "Accrue") ||
+	if (strstr(r, "Submit") || strstr(r, "Accrue") ||
 	    strstr(r, "NotAllowed") || strstr(r, "Min") ||
 	    strstr(r, "Threshold") || !strcmp(r, "QOSJobLimit") ||
 	    !strcmp(r, "QOSResourceLimit") || !strcmp(r, "QOSTimeLimit"))
