@@ -227,6 +227,7 @@ typedef struct {
 	sb_record_t **v;
 	size_t n, cap;
 	const char *first_key;		/* records start with it */
+	sb_record_cache_t keys;		/* the records share their keys */
 } _records_t;
 
 static int _record_line(void *arg, char *line)
@@ -234,7 +235,7 @@ static int _record_line(void *arg, char *line)
 	_records_t *rs = arg;
 	sb_record_t *r, **v;
 
-	if (!(r = sb_record_parse(line)))
+	if (!(r = sb_record_parse_cached(line, &rs->keys)))
 		return 0;	/* "No jobs in the system" and the like */
 	if (strcmp(sb_record_key_at(r, 0), rs->first_key)) {
 		sb_record_free(r);
@@ -267,8 +268,10 @@ static int _records(const char *what, const char *first_key,
 		while (rs->n)
 			sb_record_free(rs->v[--rs->n]);
 		free(rs->v);
+		sb_record_cache_fini(&rs->keys);
 		return -1;
 	}
+	sb_record_cache_fini(&rs->keys);
 	return 0;
 }
 
