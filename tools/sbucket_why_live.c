@@ -279,11 +279,13 @@ static int _records(const char *what, const char *first_key,
  * Every record of 'scontrol show @what -o' into a new array of @size-byte
  * elements (*array, zeroed), each handed to @fn with its index; *count
  * counts the elements handed over so far, so a failure leaves what the
- * caller frees. @fn may keep the record (setting *rec to NULL).
+ * caller frees. @fn may keep the record (setting *rec to NULL); @ctx is
+ * handed to it.
  */
 static int _read_all(sbw_live_t *lv, const char *what, const char *key,
 		     void **array, size_t size, size_t *count,
-		     int (*fn)(sbw_live_t *, sb_record_t **, size_t))
+		     int (*fn)(sbw_live_t *, sb_record_t **, size_t, void *),
+		     void *ctx)
 {
 	_records_t rs;
 	size_t i;
@@ -297,7 +299,7 @@ static int _read_all(sbw_live_t *lv, const char *what, const char *key,
 	}
 	for (i = 0; i < rs.n; i++) {
 		*count = i + 1;
-		if (fn(lv, &rs.v[i], i) < 0)
+		if (fn(lv, &rs.v[i], i, ctx) < 0)
 			goto out;
 	}
 	rc = 0;
@@ -349,6 +351,12 @@ static sb_bitmap_t *_nodeset(const sbw_live_t *lv, const char *hl,
 	}
 	if (!hl || !*hl || !strcmp(hl, "(null)"))
 		return b;
+	/* one name, as most jobs run on, expands to itself: find it without
+	 * the expander (one that is not a node's gets the expander's error) */
+	if (!strpbrk(hl, "[],") && (idx = sbi_find_node(&lv->cl, hl)) >= 0) {
+		sb_bitmap_set(b, (size_t) idx);
+		return b;
+	}
 	if (sb_hostlist_expand(hl, &names, &n, NULL, NULL) < 0) {
 		fprintf(stderr, PROG ": scontrol: %s: node list '%s' not "
 			"understood\n", what, hl);
@@ -428,7 +436,8 @@ static int _add_gres(sb_node_t *nd, const char *item)
 	return rc;
 }
 
-static int _node(sbw_live_t *lv, sb_record_t **rec, size_t i)
+static int _node(sbw_live_t *lv, sb_record_t **rec, size_t i,
+		 void *ctx)
 {
 	const sb_record_t *r = *rec;
 	sb_node_t *nd = &lv->cl.nodes[i];
@@ -491,7 +500,7 @@ static int _read_nodes(sbw_live_t *lv)
 	size_t i;
 
 	if (_read_all(lv, "nodes", "NodeName", (void **) &lv->cl.nodes,
-		      sizeof(sb_node_t), &lv->cl.n, _node) < 0)
+		      sizeof(sb_node_t), &lv->cl.n, _node, NULL) < 0)
 		return -1;
 	if (!lv->cl.n) {
 		fprintf(stderr, PROG ": scontrol shows no nodes\n");
@@ -518,7 +527,8 @@ static int _read_nodes(sbw_live_t *lv)
 
 /* ---- partitions ---------------------------------------------------------- */
 
-static int _part(sbw_live_t *lv, sb_record_t **rec, size_t i)
+static int _part(sbw_live_t *lv, sb_record_t **rec, size_t i,
+		 void *ctx)
 {
 	sbw_part_t *p = &lv->parts[i];
 	const char *v;
@@ -545,7 +555,7 @@ static int _read_parts(sbw_live_t *lv)
 {
 	return _read_all(lv, "partition", "PartitionName",
 			 (void **) &lv->parts, sizeof(*lv->parts),
-			 &lv->nparts, _part);
+			 &lv->nparts, _part, NULL);
 }
 
 static int _part_index(const sbw_live_t *lv, const char *name)
@@ -578,7 +588,8 @@ static uint64_t _cores(const sbw_live_t *lv, const sb_bitmap_t *b)
 	return sum;
 }
 
-static int _resv(sbw_live_t *lv, sb_record_t **rec, size_t i)
+static int _resv(sbw_live_t *lv, sb_record_t **rec, size_t i,
+		 void *ctx)
 {
 	sbw_resv_t *r = &lv->resv[i];
 	const char *name = sb_record_get(*rec, "ReservationName"), *v;
@@ -604,7 +615,7 @@ static int _resv(sbw_live_t *lv, sb_record_t **rec, size_t i)
 static int _read_resv(sbw_live_t *lv)
 {
 	return _read_all(lv, "res", "ReservationName", (void **) &lv->resv,
-			 sizeof(*lv->resv), &lv->nresv, _resv);
+			 sizeof(*lv->resv), &lv->nresv, _resv, NULL);
 }
 
 /* ---- jobs ---------------------------------------------------------------- */
@@ -639,7 +650,93 @@ static int _range(const char *s, uint32_t *lo, uint32_t *hi)
 	return _u32(buf, lo);
 }
 
-static int _job(sbw_live_t *lv, sb_record_t **rec, size_t i)
+/*
+ * The running jobs' node sets by NodeList: 100,000 jobs on 2,000 nodes
+ * name some 2,000 lists, so each list is read and its bitmap (a quarter
+ * of a KB for 2,000 nodes) made once, and the jobs share it (lv->nodesets
+ * owns them). Open addressing on the list's text, which the jobs'
+ * records keep, with linear probing, at most half full.
+ */
+typedef struct {
+	struct _nodeset_slot {
+		const char *list;	/* NULL: empty */
+		size_t set;		/* index in lv->nodesets */
+	} *slot;
+	size_t nslot;			/* a power of two, or 0 */
+	size_t n;
+	size_t cap;			/* room in lv->nodesets */
+} _nodesets_t;
+
+static size_t _str_hash(const char *s)
+{
+	size_t h = 5381;
+
+	for (; *s; s++)
+		h = h * 33 + (unsigned char) *s;
+	return h;
+}
+
+/* Double @ix's table (16 slots at first). 0, or -1 out of memory. */
+static int _nodesets_grow(_nodesets_t *ix)
+{
+	size_t nslot = ix->nslot ? 2 * ix->nslot : 16, i, k;
+	struct _nodeset_slot *v = calloc(nslot, sizeof(*v));
+
+	if (!v)
+		return -1;
+	for (k = 0; k < ix->nslot; k++) {
+		if (!ix->slot[k].list)
+			continue;
+		for (i = _str_hash(ix->slot[k].list) & (nslot - 1); v[i].list;
+		     i = (i + 1) & (nslot - 1))
+			;
+		v[i] = ix->slot[k];
+	}
+	free(ix->slot);
+	ix->slot = v;
+	ix->nslot = nslot;
+	return 0;
+}
+
+/*
+ * The node set of the list @hl (NULL: none) of job @what, shared with
+ * the jobs before it that have the same list. NULL after an error.
+ */
+static sb_bitmap_t *_job_nodeset(sbw_live_t *lv, _nodesets_t *ix,
+				 const char *hl, const char *what)
+{
+	sb_bitmap_t *b, **v;
+	size_t i;
+
+	if (!hl)
+		hl = "";
+	if (2 * (ix->n + 1) > ix->nslot && _nodesets_grow(ix) < 0)
+		goto oom;
+	for (i = _str_hash(hl) & (ix->nslot - 1); ix->slot[i].list;
+	     i = (i + 1) & (ix->nslot - 1))
+		if (!strcmp(ix->slot[i].list, hl))
+			return lv->nodesets[ix->slot[i].set];
+	if (lv->nnodesets == ix->cap) {
+		size_t cap = ix->cap ? 2 * ix->cap : 64;
+
+		if (!(v = realloc(lv->nodesets, cap * sizeof(*v))))
+			goto oom;
+		lv->nodesets = v;
+		ix->cap = cap;
+	}
+	if (!(b = _nodeset(lv, hl, what)))
+		return NULL;
+	ix->slot[i].list = hl;
+	ix->slot[i].set = lv->nnodesets;
+	ix->n++;
+	lv->nodesets[lv->nnodesets++] = b;
+	return b;
+oom:
+	fprintf(stderr, PROG ": out of memory\n");
+	return NULL;
+}
+
+static int _job(sbw_live_t *lv, sb_record_t **rec, size_t i, void *ctx)
 {
 	sbw_job_t *j = &lv->jobs[i];
 	const sb_record_t *r = *rec;
@@ -696,7 +793,8 @@ static int _job(sbw_live_t *lv, sb_record_t **rec, size_t i)
 	if (!v || sbi_parse_time(v, &j->time_limit) < 0)
 		j->time_limit = SB_TIME_INFINITE;
 	if ((j->state == SBW_RUNNING || j->state == SBW_SUSPENDED) &&
-	    !(j->nodes = _nodeset(lv, sb_record_value(r, "NodeList"), name)))
+	    !(j->nodes = _job_nodeset(lv, ctx, sb_record_value(r, "NodeList"),
+				      name)))
 		return -1;
 	if ((v = sb_record_value(r, "Reservation"))) {
 		size_t k;
@@ -710,8 +808,12 @@ static int _job(sbw_live_t *lv, sb_record_t **rec, size_t i)
 
 static int _read_jobs(sbw_live_t *lv)
 {
-	return _read_all(lv, "jobs", "JobId", (void **) &lv->jobs,
-			 sizeof(*lv->jobs), &lv->njobs, _job);
+	_nodesets_t ix = { NULL, 0, 0, 0 };
+	int rc = _read_all(lv, "jobs", "JobId", (void **) &lv->jobs,
+			   sizeof(*lv->jobs), &lv->njobs, _job, &ix);
+
+	free(ix.slot);
+	return rc;
 }
 
 /* ---- a job's request ----------------------------------------------------- */
@@ -845,12 +947,14 @@ void sbw_live_fini(sbw_live_t *lv)
 		free(j->user);
 		free(j->account);
 		sb_record_free(j->rec);
-		sb_bitmap_free(j->nodes);
 		if (j->have_req)
 			sbi_job_fini(&j->req);
 		free(j->req_line);
 	}
 	free(lv->jobs);
+	for (i = 0; i < lv->nnodesets; i++)
+		sb_bitmap_free(lv->nodesets[i]);
+	free(lv->nodesets);
 	sbi_cluster_fini(&lv->cl);
 	memset(lv, 0, sizeof(*lv));
 }

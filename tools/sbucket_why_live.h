@@ -72,7 +72,10 @@ typedef struct {
 	uint32_t node_cpus;		/* CPUs each node must have */
 	int64_t start, end;		/* -1 when not shown */
 	int64_t time_limit;		/* seconds, SB_TIME_INFINITE */
-	sb_bitmap_t *nodes;		/* running: its nodes, else NULL */
+	sb_bitmap_t *nodes;		/* running: its nodes, else NULL;
+					 * shared by the jobs of one
+					 * NodeList (lv->nodesets owns
+					 * it): read only */
 	int resv;			/* index in resv, -1 none */
 	sbi_job_t req;			/* as 'sbucket place' reads it */
 	bool have_req;			/* req could be built */
@@ -96,6 +99,9 @@ typedef struct {
 	size_t nresv;
 	sbw_job_t *jobs;
 	size_t njobs;
+	sb_bitmap_t **nodesets;		/* the jobs' node sets, one per
+					 * distinct NodeList */
+	size_t nnodesets;
 } sbw_live_t;
 
 /*
