@@ -667,6 +667,43 @@ typedef struct {
 	size_t cap;			/* room in lv->nodesets */
 } _nodesets_t;
 
+/*
+ * The last time one field read, and what it read as: the jobs that one
+ * scheduling pass started print one StartTime (and, of one time limit,
+ * one EndTime), and mktime() is most of sb_slurm_time(). The zone does
+ * not change while sbucket runs, so a memo answers as the call would.
+ */
+typedef struct {
+	char s[32];			/* "" before the first */
+	int64_t t;
+	int rc;
+} _time_memo_t;
+
+/* What the jobs' reading keeps from one job to the next. */
+typedef struct {
+	_nodesets_t sets;
+	_time_memo_t start, end;
+} _jobs_ctx_t;
+
+/* sb_slurm_time(@s), or the memo's answer when @s is the time before. */
+static int _time(_time_memo_t *m, const char *s, int64_t *t)
+{
+	int rc;
+
+	if (s && m->s[0] && !strcmp(s, m->s)) {
+		if (!m->rc)
+			*t = m->t;
+		return m->rc;
+	}
+	rc = sb_slurm_time(s, t);
+	if (s && strlen(s) < sizeof(m->s)) {
+		strcpy(m->s, s);
+		m->t = rc ? 0 : *t;
+		m->rc = rc;
+	}
+	return rc;
+}
+
 static size_t _str_hash(const char *s)
 {
 	size_t h = 5381;
@@ -736,8 +773,9 @@ oom:
 	return NULL;
 }
 
-static int _job(sbw_live_t *lv, sb_record_t **rec, size_t i, void *ctx)
+static int _job(sbw_live_t *lv, sb_record_t **rec, size_t i, void *arg)
 {
+	_jobs_ctx_t *ctx = arg;
 	sbw_job_t *j = &lv->jobs[i];
 	const sb_record_t *r = *rec;
 	const char *v, *name;
@@ -782,10 +820,10 @@ static int _job(sbw_live_t *lv, sb_record_t **rec, size_t i, void *ctx)
 	if (tpn && tpn * cpt > j->node_cpus)
 		j->node_cpus = tpn * cpt;
 	v = sb_record_get(r, "StartTime");
-	if (!v || sb_slurm_time(v, &j->start) < 0)
+	if (!v || _time(&ctx->start, v, &j->start) < 0)
 		j->start = -1;
 	v = sb_record_get(r, "EndTime");
-	if (!v || sb_slurm_time(v, &j->end) < 0)
+	if (!v || _time(&ctx->end, v, &j->end) < 0)
 		j->end = -1;
 	v = sb_record_get(r, "TimeLimit");
 	if (v && !strcmp(v, "Partition_Limit") && j->part >= 0)
@@ -793,8 +831,8 @@ static int _job(sbw_live_t *lv, sb_record_t **rec, size_t i, void *ctx)
 	if (!v || sbi_parse_time(v, &j->time_limit) < 0)
 		j->time_limit = SB_TIME_INFINITE;
 	if ((j->state == SBW_RUNNING || j->state == SBW_SUSPENDED) &&
-	    !(j->nodes = _job_nodeset(lv, ctx, sb_record_value(r, "NodeList"),
-				      name)))
+	    !(j->nodes = _job_nodeset(lv, &ctx->sets,
+				      sb_record_value(r, "NodeList"), name)))
 		return -1;
 	if ((v = sb_record_value(r, "Reservation"))) {
 		size_t k;
@@ -808,11 +846,13 @@ static int _job(sbw_live_t *lv, sb_record_t **rec, size_t i, void *ctx)
 
 static int _read_jobs(sbw_live_t *lv)
 {
-	_nodesets_t ix = { NULL, 0, 0, 0 };
-	int rc = _read_all(lv, "jobs", "JobId", (void **) &lv->jobs,
-			   sizeof(*lv->jobs), &lv->njobs, _job, &ix);
+	_jobs_ctx_t ctx;
+	int rc;
 
-	free(ix.slot);
+	memset(&ctx, 0, sizeof(ctx));
+	rc = _read_all(lv, "jobs", "JobId", (void **) &lv->jobs,
+		       sizeof(*lv->jobs), &lv->njobs, _job, &ctx);
+	free(ctx.sets.slot);
 	return rc;
 }
 
