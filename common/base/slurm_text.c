@@ -23,8 +23,8 @@
  * A record's field names and their index live in a key set, which the
  * records parsed with one sb_record_cache_t share when their lines name
  * the same keys in the same order (the lines of 'scontrol show jobs -o'
- * do, a few kinds of job apart): a record then holds only its text and
- * one 32-bit offset per field, and a key is looked up in the set's small
+ * do, a few kinds of job apart): a record then holds only its values
+ * and one 32-bit offset per field, and a key is looked up in the set's small
  * open-addressing table of field numbers (hash of the key, linear
  * probing), which stays in the processor's cache while 'sbucket why'
  * reads 100,000 jobs. The reference count is not atomic: the records of
@@ -41,9 +41,16 @@ struct sb_record_keys {
 
 struct sb_record {
 	struct sb_record_keys *keys;
-	char *text;		/* the line, cut into NUL-ended pieces */
-	uint32_t value[];	/* field i's value: text + value[i] */
+	uint32_t value[];	/* field i's value: text + value[i], the
+				 * text (the values, NUL-ended) after
+				 * value[keys->n] */
 };
+
+/* The values' text of @r. */
+static char *_text(const sb_record_t *r)
+{
+	return (char *) (r->value + r->keys->n);
+}
 
 static size_t _key_hash(const char *k)
 {
@@ -175,19 +182,17 @@ static struct sb_record_keys *_keys_of(sb_record_cache_t *cache,
 	struct sb_record_keys *ks;
 	size_t i;
 
-	if (cache)
-		for (i = 0; i < cache->n; i++) {
-			if (!_same_keys(cache->keys[i], text, off, m))
-				continue;
-			ks = cache->keys[i];
-			memmove(cache->keys + 1, cache->keys,
-				i * sizeof(*cache->keys));
-			cache->keys[0] = ks;
-			ks->refs++;
-			return ks;
-		}
-	if (!(ks = _keys_new(text, off, m)) || !cache)
+	for (i = 0; i < cache->n; i++) {
+		if (!_same_keys(cache->keys[i], text, off, m))
+			continue;
+		ks = cache->keys[i];
+		memmove(cache->keys + 1, cache->keys, i * sizeof(*cache->keys));
+		cache->keys[0] = ks;
+		ks->refs++;
 		return ks;
+	}
+	if (!(ks = _keys_new(text, off, m)))
+		return NULL;
 	if (cache->n == SB_RECORD_CACHE_SETS)
 		_keys_release(cache->keys[--cache->n]);
 	memmove(cache->keys + 1, cache->keys, cache->n * sizeof(*cache->keys));
@@ -197,11 +202,34 @@ static struct sb_record_keys *_keys_of(sb_record_cache_t *cache,
 	return ks;
 }
 
+/* Room for a line of @len bytes and @cap fields in @c. 0, or -1. */
+static int _room(sb_record_cache_t *c, size_t len, size_t cap)
+{
+	char *buf;
+	uint32_t *off;
+
+	if (len + 1 > c->buf_room) {
+		if (!(buf = realloc(c->buf, 2 * (len + 1))))
+			return -1;
+		c->buf = buf;
+		c->buf_room = 2 * (len + 1);
+	}
+	if (cap > c->off_room) {
+		if (!(off = realloc(c->off, 2 * cap * sizeof(*off))))
+			return -1;
+		c->off = off;
+		c->off_room = 2 * cap;
+	}
+	return 0;
+}
+
 sb_record_t *sb_record_parse_cached(const char *line, sb_record_cache_t *cache)
 {
-	sb_record_t *r;
-	size_t cap, len, k, m = 0;
-	char *p, *val_end = NULL;
+	sb_record_cache_t own = SB_RECORD_CACHE_INIT;
+	sb_record_t *r = NULL;
+	struct sb_record_keys *ks;
+	size_t cap, len, k, m = 0, bytes = 0;
+	char *p, *val_end = NULL, *dst;
 
 	if (!line) {
 		errno = EINVAL;
@@ -213,20 +241,19 @@ sb_record_t *sb_record_parse_cached(const char *line, sb_record_cache_t *cache)
 		errno = EINVAL;
 		return NULL;
 	}
+	/* without a cache, a throwaway one: the record keeps its key set */
+	if (!cache)
+		cache = &own;
 	len = strlen(line);
 	/* every field has an '=', so their count bounds the fields */
 	for (cap = 1, p = strchr(line, '='); p; p = strchr(p + 1, '='))
 		cap++;
-	/* one block: the record, the offsets, then the text */
-	if (cap >= 65535 || len >= UINT32_MAX ||
-	    !(r = malloc(sizeof(*r) + cap * sizeof(uint32_t) + len + 1))) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	r->text = (char *) (r->value + cap);
-	memcpy(r->text, line, len + 1);
-	/* value[] holds each key's offset until the key set is known */
-	p = r->text;
+	/* the line is cut in the cache's buffer, and the record gets the
+	 * values alone: its keys are its key set's */
+	if (cap >= 65535 || len >= UINT32_MAX || _room(cache, len, cap) < 0)
+		goto oom;
+	memcpy(cache->buf, line, len + 1);
+	p = cache->buf;
 	while (*p) {
 		size_t kl = _key_len(p);
 
@@ -235,7 +262,7 @@ sb_record_t *sb_record_parse_cached(const char *line, sb_record_cache_t *cache)
 			if (val_end)
 				*val_end = '\0';
 			p[kl] = '\0';
-			r->value[m++] = (uint32_t) (p - r->text);
+			cache->off[m++] = (uint32_t) (p - cache->buf);
 			p += kl + 1;
 		}
 		while (*p && !isspace((unsigned char) *p))
@@ -246,18 +273,36 @@ sb_record_t *sb_record_parse_cached(const char *line, sb_record_cache_t *cache)
 	}
 	if (val_end)
 		*val_end = '\0';
-	if (!(r->keys = _keys_of(cache, r->text, r->value, m))) {
-		free(r);
-		return NULL;
-	}
-	for (k = 0; k < r->keys->n; k++) {
-		p = r->text + r->value[k];
+	if (!(ks = _keys_of(cache, cache->buf, cache->off, m)))
+		goto oom;
+	/* off[k]: field k's key, then its value, blanks before it dropped */
+	for (k = 0; k < ks->n; k++) {
+		p = cache->buf + cache->off[k];
 		p += strlen(p) + 1;
 		while (isspace((unsigned char) *p))
 			p++;
-		r->value[k] = (uint32_t) (p - r->text);
+		cache->off[k] = (uint32_t) (p - cache->buf);
+		bytes += strlen(p) + 1;
 	}
+	if (!(r = malloc(sizeof(*r) + ks->n * sizeof(uint32_t) + bytes))) {
+		_keys_release(ks);
+		goto oom;
+	}
+	r->keys = ks;
+	dst = _text(r);
+	for (k = 0; k < ks->n; k++) {
+		p = cache->buf + cache->off[k];
+		len = strlen(p) + 1;
+		memcpy(dst, p, len);
+		r->value[k] = (uint32_t) (dst - _text(r));
+		dst += len;
+	}
+	sb_record_cache_fini(&own);
 	return r;
+oom:
+	sb_record_cache_fini(&own);
+	errno = ENOMEM;
+	return NULL;
 }
 
 sb_record_t *sb_record_parse(const char *line)
@@ -279,6 +324,11 @@ void sb_record_cache_fini(sb_record_cache_t *cache)
 		return;
 	while (cache->n)
 		_keys_release(cache->keys[--cache->n]);
+	free(cache->buf);
+	free(cache->off);
+	cache->buf = NULL;
+	cache->off = NULL;
+	cache->buf_room = cache->off_room = 0;
 }
 
 const char *sb_record_get(const sb_record_t *r, const char *key)
@@ -290,7 +340,7 @@ const char *sb_record_get(const sb_record_t *r, const char *key)
 		return NULL;
 	}
 	if ((i = _find(r->keys, key)) < r->keys->n)
-		return r->text + r->value[i];
+		return _text(r) + r->value[i];
 	errno = ENOENT;
 	return NULL;
 }
@@ -318,7 +368,7 @@ const char *sb_record_key_at(const sb_record_t *r, size_t i)
 
 const char *sb_record_value_at(const sb_record_t *r, size_t i)
 {
-	return r && i < r->keys->n ? r->text + r->value[i] : NULL;
+	return r && i < r->keys->n ? _text(r) + r->value[i] : NULL;
 }
 
 int sb_record_check(const sb_record_t *r)

@@ -62,13 +62,14 @@ sb_record_t *sb_record_parse(const char *line);
 /*
  * The key sets that records parsed with one cache share: a record's
  * keys and the table that finds them are kept once per distinct
- * sequence of keys, not once per record, so 100,000 jobs of 'scontrol
- * show jobs -o' take about half the memory and sb_record_get() finds a key in
- * a table that stays in the processor's cache. The cache keeps the
- * SB_RECORD_CACHE_SETS sequences seen last (jobs pending, running, in
- * an array print different keys). Start it as SB_RECORD_CACHE_INIT
- * (or zeroed), end it with sb_record_cache_fini(); records outlive it.
- * The sets are counted without atomics: a cache and the records parsed
+ * sequence of keys, not once per record, and the record keeps only its
+ * values, so a job of 'scontrol show jobs -o' takes a quarter of the
+ * memory and sb_record_get() finds a key in a table that stays in the
+ * processor's cache. The cache keeps the SB_RECORD_CACHE_SETS sequences
+ * seen last (jobs pending, running, in an array print different keys)
+ * and a buffer the line is cut in. Start it as SB_RECORD_CACHE_INIT (or
+ * zeroed), end it with sb_record_cache_fini(); records outlive it. The
+ * sets are counted without atomics: a cache and the records parsed
  * with it are used (and freed) by one thread at a time.
  */
 #define SB_RECORD_CACHE_SETS 8
@@ -77,9 +78,13 @@ typedef struct {
 	struct sb_record_keys *keys[SB_RECORD_CACHE_SETS]; /* most recent
 							    * first */
 	size_t n;
+	char *buf;		/* the line being cut */
+	size_t buf_room;
+	uint32_t *off;		/* its fields' offsets in buf */
+	size_t off_room;
 } sb_record_cache_t;
 
-#define SB_RECORD_CACHE_INIT { { NULL }, 0 }
+#define SB_RECORD_CACHE_INIT { { NULL }, 0, NULL, 0, NULL, 0 }
 
 /*
  * As sb_record_parse(), sharing the keys with the records of @cache
@@ -88,7 +93,10 @@ typedef struct {
 sb_record_t *sb_record_parse_cached(const char *line,
 				    sb_record_cache_t *cache);
 
-/* Release @cache's key sets (records parsed with it keep theirs). */
+/*
+ * Release @cache's key sets (records parsed with it keep theirs) and
+ * buffers; @cache may be used again. NULL is fine.
+ */
 void sb_record_cache_fini(sb_record_cache_t *cache);
 
 /* Free @r; NULL is fine. */
