@@ -73,11 +73,41 @@ static size_t _find(const struct sb_record_keys *ks, const char *key)
 	return ks->n;
 }
 
-/* Characters a key may hold after its first: letters, digits, "_/:". */
-static bool _key_char(unsigned char c)
+/*
+ * The classes of a byte, by table: a line is read a byte at a time and
+ * 100,000 jobs are 40 MB. B: a blank (isspace() in the C locale, which
+ * sbucket keeps), K: a character a key may hold after its first
+ * (letters, digits, "_/:"), U: a capital letter, which starts a key (and
+ * is a K).
+ */
+#define B 1
+#define K 2
+#define U (4 | K)
+static const unsigned char _cls[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, B, B, B, B, B, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	B, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, K,
+	K, K, K, K, K, K, K, K, K, K, K, 0, 0, 0, 0, 0,
+	0, U, U, U, U, U, U, U, U, U, U, U, U, U, U, U,
+	U, U, U, U, U, U, U, U, U, U, U, 0, 0, 0, 0, K,
+	0, K, K, K, K, K, K, K, K, K, K, K, K, K, K, K,
+	K, K, K, K, K, K, K, K, K, K, K, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+#undef B
+#undef K
+#undef U
+
+static bool _blank(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		(c >= '0' && c <= '9') || c == '_' || c == '/' || c == ':';
+	return _cls[(unsigned char) c] & 1;
 }
 
 /* Length of the key at @s when @s starts a field ("Key="), else 0. */
@@ -85,11 +115,10 @@ static size_t _key_len(const char *s)
 {
 	size_t i = 0;
 
-	if (s[0] < 'A' || s[0] > 'Z')
+	if (!(_cls[(unsigned char) s[0]] & 4))
 		return 0;
-	for (i = 1; s[i] && s[i] != '='; i++)
-		if (!_key_char((unsigned char) s[i]))
-			return 0;
+	for (i = 1; _cls[(unsigned char) s[i]] & 2; i++)
+		;
 	return s[i] == '=' ? i : 0;
 }
 
@@ -265,10 +294,10 @@ sb_record_t *sb_record_parse_cached(const char *line, sb_record_cache_t *cache)
 			cache->off[m++] = (uint32_t) (p - cache->buf);
 			p += kl + 1;
 		}
-		while (*p && !isspace((unsigned char) *p))
+		while (*p && !_blank(*p))
 			p++;
 		val_end = p;
-		while (*p && isspace((unsigned char) *p))
+		while (_blank(*p))
 			p++;
 	}
 	if (val_end)
@@ -279,7 +308,7 @@ sb_record_t *sb_record_parse_cached(const char *line, sb_record_cache_t *cache)
 	for (k = 0; k < ks->n; k++) {
 		p = cache->buf + cache->off[k];
 		p += strlen(p) + 1;
-		while (isspace((unsigned char) *p))
+		while (_blank(*p))
 			p++;
 		cache->off[k] = (uint32_t) (p - cache->buf);
 		bytes += strlen(p) + 1;
