@@ -683,7 +683,36 @@ typedef struct {
 typedef struct {
 	_nodesets_t sets;
 	_time_memo_t start, end;
+	size_t users_room;		/* in lv->users */
 } _jobs_ctx_t;
+
+/*
+ * The user name of UserId @uid ("name(uid)"): the job before's when it
+ * is the same user (scontrol lists a user's jobs in a row, mostly),
+ * else a copy lv->users keeps. NULL out of memory.
+ */
+static const char *_user(sbw_live_t *lv, _jobs_ctx_t *ctx, const char *uid)
+{
+	size_t len = strcspn(uid, "(");
+	char *u, **v;
+
+	if (lv->nusers) {
+		u = lv->users[lv->nusers - 1];
+		if (!strncmp(u, uid, len) && !u[len])
+			return u;
+	}
+	if (lv->nusers == ctx->users_room) {
+		size_t room = ctx->users_room ? 2 * ctx->users_room : 16;
+
+		if (!(v = realloc(lv->users, room * sizeof(*v))))
+			return NULL;
+		lv->users = v;
+		ctx->users_room = room;
+	}
+	if (!(u = strndup(uid, len)))
+		return NULL;
+	return lv->users[lv->nusers++] = u;
+}
 
 /* sb_slurm_time(@s), or the memo's answer when @s is the time before. */
 static int _time(_time_memo_t *m, const char *s, int64_t *t)
@@ -783,17 +812,16 @@ static int _job(sbw_live_t *lv, sb_record_t **rec, size_t i, void *arg)
 
 	j->rec = *rec;
 	*rec = NULL;
-	name = sb_record_get(r, "JobId");
-	if (_dup(&j->id, name))
-		return -1;
+	/* the records start with JobId (_read_all) */
+	j->id = name = sb_record_get(r, "JobId");
 	j->state = _job_state(sb_record_get(r, "JobState"));
 	j->resv = -1;
 	v = sb_record_get(r, "UserId");
-	if (_dup(&j->user, v ? v : "?"))
+	if (!(j->user = _user(lv, ctx, v ? v : "?"))) {
+		fprintf(stderr, PROG ": out of memory\n");
 		return -1;
-	j->user[strcspn(j->user, "(")] = '\0';
-	if ((v = sb_record_value(r, "Account")) && _dup(&j->account, v))
-		return -1;
+	}
+	j->account = sb_record_value(r, "Account");
 	(void) _u32(sb_record_get(r, "Priority"), &j->priority);
 	j->part = _part_index(lv, sb_record_get(r, "Partition"));
 	if (_range(sb_record_get(r, "NumNodes"), &j->min_nodes,
@@ -983,9 +1011,6 @@ void sbw_live_fini(sbw_live_t *lv)
 	for (i = 0; i < lv->njobs; i++) {
 		sbw_job_t *j = &lv->jobs[i];
 
-		free(j->id);
-		free(j->user);
-		free(j->account);
 		sb_record_free(j->rec);
 		if (j->have_req)
 			sbi_job_fini(&j->req);
@@ -995,22 +1020,31 @@ void sbw_live_fini(sbw_live_t *lv)
 	for (i = 0; i < lv->nnodesets; i++)
 		sb_bitmap_free(lv->nodesets[i]);
 	free(lv->nodesets);
+	for (i = 0; i < lv->nusers; i++)
+		free(lv->users[i]);
+	free(lv->users);
 	sbi_cluster_fini(&lv->cl);
 	memset(lv, 0, sizeof(*lv));
 }
 
 sbw_job_t *sbw_live_job(sbw_live_t *lv, const char *id)
 {
+	/* only an array task's name has a '_': other ids need no record */
+	bool task = strchr(id, '_') != NULL;
 	size_t i;
 
 	for (i = 0; i < lv->njobs; i++) {
 		const sb_record_t *r = lv->jobs[i].rec;
-		const char *a = sb_record_get(r, "ArrayJobId");
-		const char *t = sb_record_get(r, "ArrayTaskId");
-		size_t len = a ? strlen(a) : 0;
+		const char *a, *t;
+		size_t len;
 
 		if (!strcmp(lv->jobs[i].id, id))
 			return &lv->jobs[i];
+		if (!task)
+			continue;
+		a = sb_record_get(r, "ArrayJobId");
+		t = sb_record_get(r, "ArrayTaskId");
+		len = a ? strlen(a) : 0;
 		/* an array task as squeue names it, "12_3" */
 		if (a && t && !strncmp(id, a, len) && id[len] == '_' &&
 		    !strcmp(id + len + 1, t))

@@ -58,11 +58,12 @@ enum { SBW_PRIO, SBW_AGE, SBW_FAIRSHARE, SBW_JOBSIZE, SBW_PARTITION, SBW_QOS,
        SBW_NFACTORS };
 
 typedef struct {
-	char *id;
+	const char *id;			/* JobId, in rec */
 	sb_record_t *rec;
 	sbw_state_t state;
-	char *user;			/* UserId's name */
-	char *account;			/* NULL when none */
+	const char *user;		/* UserId's name (lv->users owns
+					 * it, shared by jobs in a row) */
+	const char *account;		/* NULL when none; in rec */
 	bool have_factors;		/* sbw_live_sprio() found it */
 	int64_t factors[SBW_NFACTORS];
 	uint32_t priority;
@@ -102,6 +103,8 @@ typedef struct {
 	sb_bitmap_t **nodesets;		/* the jobs' node sets, one per
 					 * distinct NodeList */
 	size_t nnodesets;
+	char **users;			/* the jobs' user names */
+	size_t nusers;
 } sbw_live_t;
 
 /*
