@@ -227,6 +227,7 @@ typedef struct {
 	sb_record_t **v;
 	size_t n, cap;
 	const char *first_key;		/* records start with it */
+	sb_record_cache_t keys;		/* the records share their keys */
 } _records_t;
 
 static int _record_line(void *arg, char *line)
@@ -234,7 +235,7 @@ static int _record_line(void *arg, char *line)
 	_records_t *rs = arg;
 	sb_record_t *r, **v;
 
-	if (!(r = sb_record_parse(line)))
+	if (!(r = sb_record_parse_cached(line, &rs->keys)))
 		return 0;	/* "No jobs in the system" and the like */
 	if (strcmp(sb_record_key_at(r, 0), rs->first_key)) {
 		sb_record_free(r);
@@ -267,8 +268,10 @@ static int _records(const char *what, const char *first_key,
 		while (rs->n)
 			sb_record_free(rs->v[--rs->n]);
 		free(rs->v);
+		sb_record_cache_fini(&rs->keys);
 		return -1;
 	}
+	sb_record_cache_fini(&rs->keys);
 	return 0;
 }
 
@@ -276,11 +279,13 @@ static int _records(const char *what, const char *first_key,
  * Every record of 'scontrol show @what -o' into a new array of @size-byte
  * elements (*array, zeroed), each handed to @fn with its index; *count
  * counts the elements handed over so far, so a failure leaves what the
- * caller frees. @fn may keep the record (setting *rec to NULL).
+ * caller frees. @fn may keep the record (setting *rec to NULL); @ctx is
+ * handed to it.
  */
 static int _read_all(sbw_live_t *lv, const char *what, const char *key,
 		     void **array, size_t size, size_t *count,
-		     int (*fn)(sbw_live_t *, sb_record_t **, size_t))
+		     int (*fn)(sbw_live_t *, sb_record_t **, size_t, void *),
+		     void *ctx)
 {
 	_records_t rs;
 	size_t i;
@@ -294,7 +299,7 @@ static int _read_all(sbw_live_t *lv, const char *what, const char *key,
 	}
 	for (i = 0; i < rs.n; i++) {
 		*count = i + 1;
-		if (fn(lv, &rs.v[i], i) < 0)
+		if (fn(lv, &rs.v[i], i, ctx) < 0)
 			goto out;
 	}
 	rc = 0;
@@ -346,6 +351,12 @@ static sb_bitmap_t *_nodeset(const sbw_live_t *lv, const char *hl,
 	}
 	if (!hl || !*hl || !strcmp(hl, "(null)"))
 		return b;
+	/* one name, as most jobs run on, expands to itself: find it without
+	 * the expander (one that is not a node's gets the expander's error) */
+	if (!strpbrk(hl, "[],") && (idx = sbi_find_node(&lv->cl, hl)) >= 0) {
+		sb_bitmap_set(b, (size_t) idx);
+		return b;
+	}
 	if (sb_hostlist_expand(hl, &names, &n, NULL, NULL) < 0) {
 		fprintf(stderr, PROG ": scontrol: %s: node list '%s' not "
 			"understood\n", what, hl);
@@ -425,7 +436,8 @@ static int _add_gres(sb_node_t *nd, const char *item)
 	return rc;
 }
 
-static int _node(sbw_live_t *lv, sb_record_t **rec, size_t i)
+static int _node(sbw_live_t *lv, sb_record_t **rec, size_t i,
+		 void *ctx)
 {
 	const sb_record_t *r = *rec;
 	sb_node_t *nd = &lv->cl.nodes[i];
@@ -488,7 +500,7 @@ static int _read_nodes(sbw_live_t *lv)
 	size_t i;
 
 	if (_read_all(lv, "nodes", "NodeName", (void **) &lv->cl.nodes,
-		      sizeof(sb_node_t), &lv->cl.n, _node) < 0)
+		      sizeof(sb_node_t), &lv->cl.n, _node, NULL) < 0)
 		return -1;
 	if (!lv->cl.n) {
 		fprintf(stderr, PROG ": scontrol shows no nodes\n");
@@ -515,7 +527,8 @@ static int _read_nodes(sbw_live_t *lv)
 
 /* ---- partitions ---------------------------------------------------------- */
 
-static int _part(sbw_live_t *lv, sb_record_t **rec, size_t i)
+static int _part(sbw_live_t *lv, sb_record_t **rec, size_t i,
+		 void *ctx)
 {
 	sbw_part_t *p = &lv->parts[i];
 	const char *v;
@@ -542,7 +555,7 @@ static int _read_parts(sbw_live_t *lv)
 {
 	return _read_all(lv, "partition", "PartitionName",
 			 (void **) &lv->parts, sizeof(*lv->parts),
-			 &lv->nparts, _part);
+			 &lv->nparts, _part, NULL);
 }
 
 static int _part_index(const sbw_live_t *lv, const char *name)
@@ -575,7 +588,8 @@ static uint64_t _cores(const sbw_live_t *lv, const sb_bitmap_t *b)
 	return sum;
 }
 
-static int _resv(sbw_live_t *lv, sb_record_t **rec, size_t i)
+static int _resv(sbw_live_t *lv, sb_record_t **rec, size_t i,
+		 void *ctx)
 {
 	sbw_resv_t *r = &lv->resv[i];
 	const char *name = sb_record_get(*rec, "ReservationName"), *v;
@@ -601,7 +615,7 @@ static int _resv(sbw_live_t *lv, sb_record_t **rec, size_t i)
 static int _read_resv(sbw_live_t *lv)
 {
 	return _read_all(lv, "res", "ReservationName", (void **) &lv->resv,
-			 sizeof(*lv->resv), &lv->nresv, _resv);
+			 sizeof(*lv->resv), &lv->nresv, _resv, NULL);
 }
 
 /* ---- jobs ---------------------------------------------------------------- */
@@ -636,8 +650,161 @@ static int _range(const char *s, uint32_t *lo, uint32_t *hi)
 	return _u32(buf, lo);
 }
 
-static int _job(sbw_live_t *lv, sb_record_t **rec, size_t i)
+/*
+ * The running jobs' node sets by NodeList: 100,000 jobs on 2,000 nodes
+ * name some 2,000 lists, so each list is read and its bitmap (a quarter
+ * of a KB for 2,000 nodes) made once, and the jobs share it (lv->nodesets
+ * owns them). Open addressing on the list's text, which the jobs'
+ * records keep, with linear probing, at most half full.
+ */
+typedef struct {
+	struct _nodeset_slot {
+		const char *list;	/* NULL: empty */
+		size_t set;		/* index in lv->nodesets */
+	} *slot;
+	size_t nslot;			/* a power of two, or 0 */
+	size_t n;
+	size_t cap;			/* room in lv->nodesets */
+} _nodesets_t;
+
+/*
+ * The last time one field read, and what it read as: the jobs that one
+ * scheduling pass started print one StartTime (and, of one time limit,
+ * one EndTime), and mktime() is most of sb_slurm_time(). The zone does
+ * not change while sbucket runs, so a memo answers as the call would.
+ */
+typedef struct {
+	char s[32];			/* "" before the first */
+	int64_t t;
+	int rc;
+} _time_memo_t;
+
+/* What the jobs' reading keeps from one job to the next. */
+typedef struct {
+	_nodesets_t sets;
+	_time_memo_t start, end;
+	size_t users_room;		/* in lv->users */
+} _jobs_ctx_t;
+
+/*
+ * The user name of UserId @uid ("name(uid)"): the job before's when it
+ * is the same user (scontrol lists a user's jobs in a row, mostly),
+ * else a copy lv->users keeps. NULL out of memory.
+ */
+static const char *_user(sbw_live_t *lv, _jobs_ctx_t *ctx, const char *uid)
 {
+	size_t len = strcspn(uid, "(");
+	char *u, **v;
+
+	if (lv->nusers) {
+		u = lv->users[lv->nusers - 1];
+		if (!strncmp(u, uid, len) && !u[len])
+			return u;
+	}
+	if (lv->nusers == ctx->users_room) {
+		size_t room = ctx->users_room ? 2 * ctx->users_room : 16;
+
+		if (!(v = realloc(lv->users, room * sizeof(*v))))
+			return NULL;
+		lv->users = v;
+		ctx->users_room = room;
+	}
+	if (!(u = strndup(uid, len)))
+		return NULL;
+	return lv->users[lv->nusers++] = u;
+}
+
+/* sb_slurm_time(@s), or the memo's answer when @s is the time before. */
+static int _time(_time_memo_t *m, const char *s, int64_t *t)
+{
+	int rc;
+
+	if (s && m->s[0] && !strcmp(s, m->s)) {
+		if (!m->rc)
+			*t = m->t;
+		return m->rc;
+	}
+	rc = sb_slurm_time(s, t);
+	if (s && strlen(s) < sizeof(m->s)) {
+		strcpy(m->s, s);
+		m->t = rc ? 0 : *t;
+		m->rc = rc;
+	}
+	return rc;
+}
+
+static size_t _str_hash(const char *s)
+{
+	size_t h = 5381;
+
+	for (; *s; s++)
+		h = h * 33 + (unsigned char) *s;
+	return h;
+}
+
+/* Double @ix's table (16 slots at first). 0, or -1 out of memory. */
+static int _nodesets_grow(_nodesets_t *ix)
+{
+	size_t nslot = ix->nslot ? 2 * ix->nslot : 16, i, k;
+	struct _nodeset_slot *v = calloc(nslot, sizeof(*v));
+
+	if (!v)
+		return -1;
+	for (k = 0; k < ix->nslot; k++) {
+		if (!ix->slot[k].list)
+			continue;
+		for (i = _str_hash(ix->slot[k].list) & (nslot - 1); v[i].list;
+		     i = (i + 1) & (nslot - 1))
+			;
+		v[i] = ix->slot[k];
+	}
+	free(ix->slot);
+	ix->slot = v;
+	ix->nslot = nslot;
+	return 0;
+}
+
+/*
+ * The node set of the list @hl (NULL: none) of job @what, shared with
+ * the jobs before it that have the same list. NULL after an error.
+ */
+static sb_bitmap_t *_job_nodeset(sbw_live_t *lv, _nodesets_t *ix,
+				 const char *hl, const char *what)
+{
+	sb_bitmap_t *b, **v;
+	size_t i;
+
+	if (!hl)
+		hl = "";
+	if (2 * (ix->n + 1) > ix->nslot && _nodesets_grow(ix) < 0)
+		goto oom;
+	for (i = _str_hash(hl) & (ix->nslot - 1); ix->slot[i].list;
+	     i = (i + 1) & (ix->nslot - 1))
+		if (!strcmp(ix->slot[i].list, hl))
+			return lv->nodesets[ix->slot[i].set];
+	if (lv->nnodesets == ix->cap) {
+		size_t cap = ix->cap ? 2 * ix->cap : 64;
+
+		if (!(v = realloc(lv->nodesets, cap * sizeof(*v))))
+			goto oom;
+		lv->nodesets = v;
+		ix->cap = cap;
+	}
+	if (!(b = _nodeset(lv, hl, what)))
+		return NULL;
+	ix->slot[i].list = hl;
+	ix->slot[i].set = lv->nnodesets;
+	ix->n++;
+	lv->nodesets[lv->nnodesets++] = b;
+	return b;
+oom:
+	fprintf(stderr, PROG ": out of memory\n");
+	return NULL;
+}
+
+static int _job(sbw_live_t *lv, sb_record_t **rec, size_t i, void *arg)
+{
+	_jobs_ctx_t *ctx = arg;
 	sbw_job_t *j = &lv->jobs[i];
 	const sb_record_t *r = *rec;
 	const char *v, *name;
@@ -645,17 +812,16 @@ static int _job(sbw_live_t *lv, sb_record_t **rec, size_t i)
 
 	j->rec = *rec;
 	*rec = NULL;
-	name = sb_record_get(r, "JobId");
-	if (_dup(&j->id, name))
-		return -1;
+	/* the records start with JobId (_read_all) */
+	j->id = name = sb_record_get(r, "JobId");
 	j->state = _job_state(sb_record_get(r, "JobState"));
 	j->resv = -1;
 	v = sb_record_get(r, "UserId");
-	if (_dup(&j->user, v ? v : "?"))
+	if (!(j->user = _user(lv, ctx, v ? v : "?"))) {
+		fprintf(stderr, PROG ": out of memory\n");
 		return -1;
-	j->user[strcspn(j->user, "(")] = '\0';
-	if ((v = sb_record_value(r, "Account")) && _dup(&j->account, v))
-		return -1;
+	}
+	j->account = sb_record_value(r, "Account");
 	(void) _u32(sb_record_get(r, "Priority"), &j->priority);
 	j->part = _part_index(lv, sb_record_get(r, "Partition"));
 	if (_range(sb_record_get(r, "NumNodes"), &j->min_nodes,
@@ -682,10 +848,10 @@ static int _job(sbw_live_t *lv, sb_record_t **rec, size_t i)
 	if (tpn && tpn * cpt > j->node_cpus)
 		j->node_cpus = tpn * cpt;
 	v = sb_record_get(r, "StartTime");
-	if (!v || sb_slurm_time(v, &j->start) < 0)
+	if (!v || _time(&ctx->start, v, &j->start) < 0)
 		j->start = -1;
 	v = sb_record_get(r, "EndTime");
-	if (!v || sb_slurm_time(v, &j->end) < 0)
+	if (!v || _time(&ctx->end, v, &j->end) < 0)
 		j->end = -1;
 	v = sb_record_get(r, "TimeLimit");
 	if (v && !strcmp(v, "Partition_Limit") && j->part >= 0)
@@ -693,7 +859,8 @@ static int _job(sbw_live_t *lv, sb_record_t **rec, size_t i)
 	if (!v || sbi_parse_time(v, &j->time_limit) < 0)
 		j->time_limit = SB_TIME_INFINITE;
 	if ((j->state == SBW_RUNNING || j->state == SBW_SUSPENDED) &&
-	    !(j->nodes = _nodeset(lv, sb_record_value(r, "NodeList"), name)))
+	    !(j->nodes = _job_nodeset(lv, &ctx->sets,
+				      sb_record_value(r, "NodeList"), name)))
 		return -1;
 	if ((v = sb_record_value(r, "Reservation"))) {
 		size_t k;
@@ -707,8 +874,14 @@ static int _job(sbw_live_t *lv, sb_record_t **rec, size_t i)
 
 static int _read_jobs(sbw_live_t *lv)
 {
-	return _read_all(lv, "jobs", "JobId", (void **) &lv->jobs,
-			 sizeof(*lv->jobs), &lv->njobs, _job);
+	_jobs_ctx_t ctx;
+	int rc;
+
+	memset(&ctx, 0, sizeof(ctx));
+	rc = _read_all(lv, "jobs", "JobId", (void **) &lv->jobs,
+		       sizeof(*lv->jobs), &lv->njobs, _job, &ctx);
+	free(ctx.sets.slot);
+	return rc;
 }
 
 /* ---- a job's request ----------------------------------------------------- */
@@ -838,32 +1011,40 @@ void sbw_live_fini(sbw_live_t *lv)
 	for (i = 0; i < lv->njobs; i++) {
 		sbw_job_t *j = &lv->jobs[i];
 
-		free(j->id);
-		free(j->user);
-		free(j->account);
 		sb_record_free(j->rec);
-		sb_bitmap_free(j->nodes);
 		if (j->have_req)
 			sbi_job_fini(&j->req);
 		free(j->req_line);
 	}
 	free(lv->jobs);
+	for (i = 0; i < lv->nnodesets; i++)
+		sb_bitmap_free(lv->nodesets[i]);
+	free(lv->nodesets);
+	for (i = 0; i < lv->nusers; i++)
+		free(lv->users[i]);
+	free(lv->users);
 	sbi_cluster_fini(&lv->cl);
 	memset(lv, 0, sizeof(*lv));
 }
 
 sbw_job_t *sbw_live_job(sbw_live_t *lv, const char *id)
 {
+	/* only an array task's name has a '_': other ids need no record */
+	bool task = strchr(id, '_') != NULL;
 	size_t i;
 
 	for (i = 0; i < lv->njobs; i++) {
 		const sb_record_t *r = lv->jobs[i].rec;
-		const char *a = sb_record_get(r, "ArrayJobId");
-		const char *t = sb_record_get(r, "ArrayTaskId");
-		size_t len = a ? strlen(a) : 0;
+		const char *a, *t;
+		size_t len;
 
 		if (!strcmp(lv->jobs[i].id, id))
 			return &lv->jobs[i];
+		if (!task)
+			continue;
+		a = sb_record_get(r, "ArrayJobId");
+		t = sb_record_get(r, "ArrayTaskId");
+		len = a ? strlen(a) : 0;
 		/* an array task as squeue names it, "12_3" */
 		if (a && t && !strncmp(id, a, len) && id[len] == '_' &&
 		    !strcmp(id + len + 1, t))

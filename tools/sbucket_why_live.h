@@ -58,11 +58,12 @@ enum { SBW_PRIO, SBW_AGE, SBW_FAIRSHARE, SBW_JOBSIZE, SBW_PARTITION, SBW_QOS,
        SBW_NFACTORS };
 
 typedef struct {
-	char *id;
+	const char *id;			/* JobId, in rec */
 	sb_record_t *rec;
 	sbw_state_t state;
-	char *user;			/* UserId's name */
-	char *account;			/* NULL when none */
+	const char *user;		/* UserId's name (lv->users owns
+					 * it, shared by jobs in a row) */
+	const char *account;		/* NULL when none; in rec */
 	bool have_factors;		/* sbw_live_sprio() found it */
 	int64_t factors[SBW_NFACTORS];
 	uint32_t priority;
@@ -72,7 +73,10 @@ typedef struct {
 	uint32_t node_cpus;		/* CPUs each node must have */
 	int64_t start, end;		/* -1 when not shown */
 	int64_t time_limit;		/* seconds, SB_TIME_INFINITE */
-	sb_bitmap_t *nodes;		/* running: its nodes, else NULL */
+	sb_bitmap_t *nodes;		/* running: its nodes, else NULL;
+					 * shared by the jobs of one
+					 * NodeList (lv->nodesets owns
+					 * it): read only */
 	int resv;			/* index in resv, -1 none */
 	sbi_job_t req;			/* as 'sbucket place' reads it */
 	bool have_req;			/* req could be built */
@@ -96,6 +100,11 @@ typedef struct {
 	size_t nresv;
 	sbw_job_t *jobs;
 	size_t njobs;
+	sb_bitmap_t **nodesets;		/* the jobs' node sets, one per
+					 * distinct NodeList */
+	size_t nnodesets;
+	char **users;			/* the jobs' user names */
+	size_t nusers;
 } sbw_live_t;
 
 /*

@@ -27,10 +27,14 @@
  *
  * Operations (L = line length, K = fields):
  *   sb_record_parse        O(L)
+ *   sb_record_parse_cached O(L): matching the cache's key sets is O(L)
+ *                          each, and there are at most
+ *                          SB_RECORD_CACHE_SETS of them
  *   sb_record_get          O(K)
  *   sb_record_value        O(K)
  *   sb_record_count / key_at / value_at   O(1)
- *   sb_record_free         O(K)
+ *   sb_record_free         O(1)
+ *   sb_record_cache_fini   O(1)
  *   sb_record_check        O(K L)
  *   sb_config_line         O(L)
  *   sb_slurm_time          O(1)
@@ -54,6 +58,46 @@ typedef struct sb_record sb_record_t;
  * a field) or ENOMEM.
  */
 sb_record_t *sb_record_parse(const char *line);
+
+/*
+ * The key sets that records parsed with one cache share: a record's
+ * keys and the table that finds them are kept once per distinct
+ * sequence of keys, not once per record, and the record keeps only its
+ * values, so a job of 'scontrol show jobs -o' takes a quarter of the
+ * memory and sb_record_get() finds a key in a table that stays in the
+ * processor's cache. The cache keeps the SB_RECORD_CACHE_SETS sequences
+ * seen last (jobs pending, running, in an array print different keys)
+ * and a buffer the line is cut in. Start it as SB_RECORD_CACHE_INIT (or
+ * zeroed), end it with sb_record_cache_fini(); records outlive it. The
+ * sets are counted without atomics: a cache and the records parsed
+ * with it are used (and freed) by one thread at a time.
+ */
+#define SB_RECORD_CACHE_SETS 8
+
+typedef struct {
+	struct sb_record_keys *keys[SB_RECORD_CACHE_SETS]; /* most recent
+							    * first */
+	size_t n;
+	char *buf;		/* the line being cut */
+	size_t buf_room;
+	uint32_t *off;		/* its fields' offsets in buf */
+	size_t off_room;
+} sb_record_cache_t;
+
+#define SB_RECORD_CACHE_INIT { { NULL }, 0, NULL, 0, NULL, 0 }
+
+/*
+ * As sb_record_parse(), sharing the keys with the records of @cache
+ * (NULL: none) that have the same keys in the same order. Same returns.
+ */
+sb_record_t *sb_record_parse_cached(const char *line,
+				    sb_record_cache_t *cache);
+
+/*
+ * Release @cache's key sets (records parsed with it keep theirs) and
+ * buffers; @cache may be used again. NULL is fine.
+ */
+void sb_record_cache_fini(sb_record_cache_t *cache);
 
 /* Free @r; NULL is fine. */
 void sb_record_free(sb_record_t *r);

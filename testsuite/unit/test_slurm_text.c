@@ -136,6 +136,81 @@ START_TEST(test_random_records)
 }
 END_TEST
 
+/*
+ * Records parsed with a key cache read back as records parsed alone
+ * (oracle), whichever of a few key sequences (one with a repeat, more
+ * sequences than the cache holds) each line uses, and stay whole after
+ * the cache is gone and the records that shared their keys are freed.
+ */
+START_TEST(test_cached_records)
+{
+	static const char *const shapes[] = {
+		"JobId=%d JobName=a b JobState=RUNNING NodeList=n%d",
+		"JobId=%d JobName=w JobState=PENDING NodeList= Reason=None",
+		"JobId=%d ArrayJobId=%d ArrayTaskId=1 JobState=PENDING",
+		"JobId=%d JobName=x JobId=%d JobState=RUNNING",	/* repeat */
+		"JobId=%d  A=%d", "JobId=%d B=%d", "JobId=%d C=%d",
+		"JobId=%d D=%d", "JobId=%d E=%d", "JobId=%d F=%d",
+		"JobId=%d G=%d", "JobId=%d H=%d", "JobId=%d I=%d",
+	};
+	enum { NSHAPES = sizeof(shapes) / sizeof(shapes[0]), NREC = 3000 };
+	sb_record_cache_t cache = SB_RECORD_CACHE_INIT;
+	sb_record_t **cached = calloc(NREC, sizeof(*cached));
+	sb_record_t **alone = calloc(NREC, sizeof(*alone));
+	sb_test_rng_t rng;
+	size_t i, k;
+
+	ck_assert_ptr_nonnull(cached);
+	ck_assert_ptr_nonnull(alone);
+	sb_test_rng_seed(&rng, 2525);
+	for (i = 0; i < NREC; i++) {
+		/* mostly runs of one shape, as scontrol's jobs come */
+		size_t shape = (i / 8 + (sb_test_rng_below(&rng, 4) ? 0 :
+			       sb_test_rng_below(&rng, NSHAPES))) % NSHAPES;
+		char line[256];
+
+		snprintf(line, sizeof(line), shapes[shape], (int) i,
+			 (int) (i * 7));
+		cached[i] = sb_record_parse_cached(line, &cache);
+		alone[i] = sb_record_parse(line);
+		ck_assert_ptr_nonnull(cached[i]);
+		ck_assert_ptr_nonnull(alone[i]);
+		ck_assert_uint_le(cache.n, SB_RECORD_CACHE_SETS);
+	}
+	ck_assert_ptr_null(sb_record_parse_cached("No jobs", &cache));
+	/* a quarter freed before the cache, the rest after */
+	for (i = 0; i < NREC; i += 4) {
+		sb_record_free(cached[i]);
+		cached[i] = NULL;
+	}
+	sb_record_cache_fini(&cache);
+	ck_assert_uint_eq(cache.n, 0);
+	sb_record_cache_fini(&cache);
+	sb_record_cache_fini(NULL);
+	for (i = 0; i < NREC; i++) {
+		if (cached[i]) {
+			size_t n = sb_record_count(alone[i]);
+
+			ck_assert_int_eq(sb_record_check(cached[i]), 0);
+			ck_assert_uint_eq(sb_record_count(cached[i]), n);
+			for (k = 0; k < n; k++) {
+				const char *key = sb_record_key_at(alone[i], k);
+
+				ck_assert_str_eq(sb_record_key_at(cached[i], k),
+						 key);
+				ck_assert_str_eq(sb_record_get(cached[i], key),
+						 sb_record_get(alone[i], key));
+			}
+			ck_assert_ptr_null(sb_record_get(cached[i], "Nope"));
+			sb_record_free(cached[i]);
+		}
+		sb_record_free(alone[i]);
+	}
+	free(cached);
+	free(alone);
+}
+END_TEST
+
 START_TEST(test_config_line)
 {
 	char a[] = "Select Plugin ConfigurationBaseSelectType          "
@@ -333,6 +408,7 @@ int main(void)
 	tcase_add_test(tc, test_job_keys_and_repeats);
 	tcase_add_test(tc, test_not_records);
 	tcase_add_test(tc, test_random_records);
+	tcase_add_test(tc, test_cached_records);
 	tcase_add_test(tc, test_config_line);
 	tcase_add_test(tc, test_times);
 	tcase_add_test(tc, test_memory);
