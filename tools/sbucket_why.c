@@ -232,11 +232,12 @@ static bool _plannable(const sbw_job_t *j)
 		"JobHeldUser", "JobHeldAdmin", "PartitionDown",
 		"PartitionInactive", NULL
 	};
-	const char *r = sb_record_get(j->rec, "Reason");
+	const char *r;
 	size_t i;
 
 	if (j->state != SBW_PENDING || !j->priority)
 		return false;
+	r = sb_record_get(j->rec, "Reason");
 	for (i = 0; r && wait[i]; i++)
 		if (!strcmp(r, wait[i]))
 			return false;

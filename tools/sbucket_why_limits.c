@@ -203,7 +203,7 @@ static int _new_limit(sbw_limits_t *ls, const char *key, const char *scope,
 	else
 		snprintf(buf, sizeof(buf), "association %s user %s MaxJobs",
 			 owner, who ? who : "?");
-	if (!(l->what = strdup(buf)) || sbwl_map_put(&ls->lim_by, key, ls->nlim))
+	if (!(l->what = strdup(buf)) || sb_strmap_put(ls->lim_by, key, ls->nlim))
 		return sbwl_oom();
 	ls->nlim++;
 	return 0;
@@ -227,7 +227,7 @@ static int _one(_walk_t *w, const char *const *parts, size_t nparts,
 	if (limit == NONE || units <= 0)
 		return 0;
 	sbwl_cat(key, parts, nparts);
-	if ((i = sbwl_map_get(&ls->lim_by, key)) == SIZE_MAX) {
+	if ((i = sb_strmap_get(ls->lim_by, key)) == SIZE_MAX) {
 		if (!w->create)
 			return 0;
 		if (_new_limit(ls, key, scope, owner, who, tres, limit,
@@ -283,11 +283,11 @@ static const sbwl_assoc_t *_assoc_of(const sbw_limits_t *ls, const char *acct,
 	size_t i;
 
 	sbwl_cat(key, parts, 3);
-	if ((i = sbwl_map_get(&ls->assoc_by, key)) == SIZE_MAX && part &&
+	if ((i = sb_strmap_get(ls->assoc_by, key)) == SIZE_MAX && part &&
 	    *part) {
 		parts[2] = "";
 		sbwl_cat(key, parts, 3);
-		i = sbwl_map_get(&ls->assoc_by, key);
+		i = sb_strmap_get(ls->assoc_by, key);
 	}
 	return i == SIZE_MAX ? NULL : &ls->assoc[i];
 }
@@ -662,7 +662,12 @@ sbw_limits_t *sbw_limits_explain(sbw_live_t *lv, sbw_job_t *j,
 	ls->start = -1;
 	ls->reason = sb_record_get(j->rec, "Reason");
 	ls->kind = sbw_limits_reason_kind(ls->reason);
-	if (!(ls->info = calloc(lv->njobs + 1, sizeof(*ls->info)))) {
+	if (!(ls->info = calloc(lv->njobs + 1, sizeof(*ls->info))) ||
+	    !(ls->lim_by = sb_strmap_create()) ||
+	    !(ls->assoc_by = sb_strmap_create())) {
+		sb_strmap_destroy(ls->lim_by);
+		sb_strmap_destroy(ls->assoc_by);
+		free(ls->info);
 		free(ls);
 		sbwl_oom();
 		return NULL;
@@ -700,7 +705,7 @@ void sbw_limits_free(sbw_limits_t *ls)
 		free(ls->lim[i].tres);
 	}
 	free(ls->lim);
-	sbwl_map_fini(&ls->lim_by);
+	sb_strmap_destroy(ls->lim_by);
 	free(ls->use);
 	for (i = 0; ls->info && i < ls->lv->njobs; i++)
 		sb_licenses_free(ls->info[i].lic, ls->info[i].nlic);

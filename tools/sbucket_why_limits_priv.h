@@ -16,26 +16,11 @@
 
 #include "sbucket_why_limits.h"
 #include "sbucket_why_live.h"
+#include "strmap.h"
 
 #define PROG "sbucket"
 #define NONE (-1)		/* a limit Slurm prints as N or empty */
 #define SB_KEY 512		/* a limit's key, truncated */
-
-/* A string -> index map (open addressing, FNV-1a). */
-typedef struct {
-	char **key;
-	size_t *val;
-	size_t cap, n;
-} sbwl_map_t;
-
-/* The value of @key, or SIZE_MAX. O(1) expected. */
-size_t sbwl_map_get(const sbwl_map_t *m, const char *key);
-
-/* Add @key (not in @m) with @val; -1 when out of memory. */
-int sbwl_map_put(sbwl_map_t *m, const char *key, size_t val);
-
-/* Free the map's keys and tables; the map is empty after. */
-void sbwl_map_fini(sbwl_map_t *m);
 
 /* @parts joined by '|' into @buf (of SB_KEY bytes), truncated. */
 void sbwl_cat(char *buf, const char *const *parts, size_t n);
@@ -114,10 +99,10 @@ struct sbw_limits {
 	size_t nqos;
 	sbwl_assoc_t *assoc;
 	size_t nassoc;
-	sbwl_map_t assoc_by;	/* "account|user|partition" -> index */
+	sb_strmap_t *assoc_by;	/* "account|user|partition" -> index */
 	sbwl_lim_t *lim;
 	size_t nlim, caplim;
-	sbwl_map_t lim_by;		/* key -> index */
+	sb_strmap_t *lim_by;	/* key -> index */
 	sbwl_use_t *use;
 	size_t nuse, capuse;
 	struct sbwl_jinfo *info;	/* per job of lv, what the walks read */

@@ -17,80 +17,7 @@
 #include "slurm_text.h"
 #include "strbuf.h"
 
-/* ---- a string -> index map (open addressing) ----------------------------- */
-
-static uint64_t _hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char) *s) * 1099511628211ULL;
-	return h;
-}
-
-void sbwl_map_fini(sbwl_map_t *m)
-{
-	size_t i;
-
-	for (i = 0; i < m->cap; i++)
-		free(m->key[i]);
-	free(m->key);
-	free(m->val);
-	memset(m, 0, sizeof(*m));
-}
-
-/* The value of @key, or SIZE_MAX. */
-size_t sbwl_map_get(const sbwl_map_t *m, const char *key)
-{
-	size_t i;
-
-	if (!m->cap)
-		return SIZE_MAX;
-	for (i = _hash(key) & (m->cap - 1); m->key[i];
-	     i = (i + 1) & (m->cap - 1))
-		if (!strcmp(m->key[i], key))
-			return m->val[i];
-	return SIZE_MAX;
-}
-
-int sbwl_map_put(sbwl_map_t *m, const char *key, size_t val)
-{
-	size_t i;
-
-	if (2 * (m->n + 1) > m->cap) {
-		sbwl_map_t g = { 0 };
-
-		g.cap = m->cap ? 2 * m->cap : 64;
-		if (!(g.key = calloc(g.cap, sizeof(*g.key))) ||
-		    !(g.val = calloc(g.cap, sizeof(*g.val)))) {
-			free(g.key);
-			return -1;
-		}
-		for (i = 0; i < m->cap; i++) {
-			size_t k;
-
-			if (!m->key[i])
-				continue;
-			for (k = _hash(m->key[i]) & (g.cap - 1); g.key[k];
-			     k = (k + 1) & (g.cap - 1))
-				;
-			g.key[k] = m->key[i];
-			g.val[k] = m->val[i];
-		}
-		g.n = m->n;
-		free(m->key);
-		free(m->val);
-		*m = g;
-	}
-	for (i = _hash(key) & (m->cap - 1); m->key[i];
-	     i = (i + 1) & (m->cap - 1))
-		;
-	if (!(m->key[i] = strdup(key)))
-		return -1;
-	m->val[i] = val;
-	m->n++;
-	return 0;
-}
+/* ---- keys ---------------------------------------------------------------- */
 
 void sbwl_cat(char *buf, const char *const *parts, size_t n)
 {
@@ -349,8 +276,8 @@ static int _assoc_record(sbw_limits_t *ls, const char *text)
 		sbwl_cat(key, parts, 3);
 	}
 	sb_record_free(r);
-	if (sbwl_map_get(&ls->assoc_by, key) == SIZE_MAX &&
-	    sbwl_map_put(&ls->assoc_by, key, ls->nassoc - 1))
+	if (sb_strmap_get(ls->assoc_by, key) == SIZE_MAX &&
+	    sb_strmap_put(ls->assoc_by, key, ls->nassoc - 1))
 		return sbwl_oom();
 	return 0;
 fail:
@@ -516,5 +443,6 @@ void sbwl_read_fini(sbw_limits_t *ls)
 		sbwl_tres_free(a->grp, a->ngrp);
 	}
 	free(ls->assoc);
-	sbwl_map_fini(&ls->assoc_by);
+	sb_strmap_destroy(ls->assoc_by);
+	ls->assoc_by = NULL;
 }

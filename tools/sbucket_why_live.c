@@ -20,6 +20,7 @@
 #include "sb_time.h"
 #include "sbucket_why_live.h"
 #include "strbuf.h"
+#include "strmap.h"
 
 #define PROG "sbucket"
 
@@ -992,6 +993,7 @@ void sbw_live_fini(sbw_live_t *lv)
 {
 	size_t i;
 
+	sb_strmap_destroy(lv->by_id);
 	free(lv->select_type);
 	free(lv->base);
 	free(lv->priority_type);
@@ -1033,6 +1035,20 @@ sbw_job_t *sbw_live_job(sbw_live_t *lv, const char *id)
 	bool task = strchr(id, '_') != NULL;
 	size_t i;
 
+	/* sprio asks once per pending job: an index, not a scan each */
+	if (!lv->by_id && (lv->by_id = sb_strmap_create()))
+		for (i = 0; i < lv->njobs; i++)
+			if (sb_strmap_get(lv->by_id, lv->jobs[i].id) ==
+			    SIZE_MAX &&	/* the first of a repeated id */
+			    sb_strmap_put(lv->by_id, lv->jobs[i].id, i) < 0) {
+				sb_strmap_destroy(lv->by_id);
+				lv->by_id = NULL;	/* scan instead */
+				break;
+			}
+	if (!task && lv->by_id) {
+		i = sb_strmap_get(lv->by_id, id);
+		return i == SIZE_MAX ? NULL : &lv->jobs[i];
+	}
 	for (i = 0; i < lv->njobs; i++) {
 		const sb_record_t *r = lv->jobs[i].rec;
 		const char *a, *t;

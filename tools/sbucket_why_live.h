@@ -105,6 +105,8 @@ typedef struct {
 	size_t nnodesets;
 	char **users;			/* the jobs' user names */
 	size_t nusers;
+	struct sb_strmap *by_id;	/* JobId -> index in jobs, made by
+					 * the first sbw_live_job() */
 } sbw_live_t;
 
 /*
@@ -146,7 +148,11 @@ int sbw_live_run(const char *env, const char *dflt, const char *args,
  */
 int sbw_live_sprio(sbw_live_t *lv);
 
-/* The job called @id (a job id, or ARRAYID_TASKID), or NULL. */
+/*
+ * The job called @id (a job id, or ARRAYID_TASKID), or NULL. O(1)
+ * expected for a job id (an index made on the first call, O(jobs)), a
+ * scan of the jobs for an array task's name.
+ */
 sbw_job_t *sbw_live_job(sbw_live_t *lv, const char *id);
 
 /*
