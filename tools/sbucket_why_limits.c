@@ -302,9 +302,13 @@ static const struct sbwl_jinfo *_info(sbw_limits_t *ls, const sbw_job_t *j)
 		return in;
 	in->done = true;
 	in->q = _qos(ls, sb_record_value(j->rec, "QOS"));
-	if ((uid = sb_record_get(j->rec, "UserId")) && (c = strchr(uid, '(')))
-		snprintf(in->uid, sizeof(in->uid), "%.*s",
-			 (int) strcspn(c + 1, ")"), c + 1);
+	if ((uid = sb_record_get(j->rec, "UserId")) && (c = strchr(uid, '('))) {
+		size_t n = strcspn(++c, ")");
+
+		n = n < sizeof(in->uid) ? n : sizeof(in->uid) - 1;
+		memcpy(in->uid, c, n);
+		in->uid[n] = '\0';
+	}
 	if (in->q) {
 		in->pu = _per(in->q->user, in->q->nuser, in->uid);
 		in->pa = _per(in->q->acct, in->q->nacct, j->account);
@@ -532,6 +536,47 @@ static void _why_unknown(sbw_limits_t *ls)
 	snprintf(ls->why, sizeof(ls->why), "the units it needs never free");
 }
 
+static int _by_lim_end(const void *pa, const void *pb)
+{
+	const sbwl_use_t *a = *(const sbwl_use_t *const *) pa;
+	const sbwl_use_t *b = *(const sbwl_use_t *const *) pb;
+
+	if (a->lim != b->lim)
+		return a->lim < b->lim ? -1 : 1;
+	return a->end < b->end ? -1 : a->end > b->end;
+}
+
+/*
+ * The running jobs' units into @lp: one span per limit and end, their
+ * units summed (100,000 holders of one QOS end at a few thousand
+ * distinct times), so the planner holds points, not jobs.
+ */
+static int _hold_all(sbw_limits_t *ls, sb_limit_plan_t *lp)
+{
+	const sbwl_use_t **v = calloc(ls->nuse + 1, sizeof(*v));
+	size_t i, k;
+	int rc = -1;
+
+	if (!v)
+		return -1;
+	for (i = 0; i < ls->nuse; i++)
+		v[i] = &ls->use[i];
+	qsort(v, ls->nuse, sizeof(*v), _by_lim_end);
+	for (i = 0; i < ls->nuse; i = k) {
+		int64_t units = 0;
+
+		for (k = i; k < ls->nuse && v[k]->lim == v[i]->lim &&
+		     v[k]->end == v[i]->end; k++)
+			units += v[k]->units;
+		if (sb_limit_plan_hold(lp, v[i]->lim, units, v[i]->end) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(v);
+	return rc;
+}
+
 static int _plan(sbw_limits_t *ls, sbw_before_fn before,
 		 bool (*plannable)(const sbw_job_t *))
 {
@@ -578,10 +623,8 @@ static int _plan(sbw_limits_t *ls, sbw_before_fn before,
 		lim[k] = ls->lim[k].limit;
 	if (!(lp = sb_limit_plan_create(lv->now, lim, ls->nlim)))
 		goto oom;
-	for (i = 0; i < ls->nuse; i++)
-		if (sb_limit_plan_hold(lp, ls->use[i].lim, ls->use[i].units,
-				       ls->use[i].end) < 0)
-			goto oom;
+	if (_hold_all(ls, lp) < 0)
+		goto oom;
 	/* units Slurm counts that no running job shows (completing jobs):
 	 * about to be released */
 	for (k = 0; k < ls->nlim; k++)
