@@ -320,7 +320,11 @@ static const struct sbwl_jinfo *_info(sbw_limits_t *ls, const sbw_job_t *j)
 		in->lic = NULL;
 		in->nlic = 0;
 	}
-	in->tres = sb_record_get(j->rec, "TRES");
+	/* 22.05: TRES= (what it got once running); 24.11 on: ReqTRES= and
+	 * AllocTRES= */
+	if (!(in->tres = sb_record_get(j->rec, "TRES")))
+		in->tres = sb_record_get(j->rec, j->state == SBW_PENDING ?
+					 "ReqTRES" : "AllocTRES");
 	in->a = j->account ? _assoc_of(ls, j->account, j->user,
 				       sb_record_get(j->rec, "Partition")) :
 		NULL;
