@@ -1,0 +1,263 @@
+#!/bin/bash
+# t31-sbucket-why-limits - jobs held by licences and QOS limits on a live
+# select/bucket cluster with accounting (#25). Three scenarios run side by
+# side on nodes that are never the constraint (10 nodes, 2 CPUs each):
+#   lic   Licenses=lic:2: holders A (-L lic:1 -t 1) and B (-t 2); W1 waits
+#         for a licence, W2 comes later with a higher priority (nice
+#         -1000): W2 must start at A's end, W1 at B's end.
+#   grp   QOS lim4 GrpTRES=cpu=4: holders G1 (-n2 -t 1) and G2 (-n2 -t 2);
+#         GW (-n2) waits (QOSGrpCpuLimit) and starts at G1's end.
+#   user  QOS limu MaxTRESPerUser=cpu=2: sbl1 holds U1 (-n2 -t 1), sbl2
+#         runs U2 (-n2 -t 2); sbl1's UW (-n2) waits
+#         (QOSMaxCpuPerUserLimit) and starts at U1's end: U2 is another
+#         user's and does not hold sbl1's limit.
+# Then SchedulerParameters gets bf_licenses (scontrol reconfigure) and the
+# licence scenario runs again on licence blic (BA, BB, BW1, BW2): there
+# backfill plans licences, so squeue --start gives the waiting jobs a
+# start. A holder ends at StartTime + TimeLimit, once slurmctld's
+# time-limit sweep (every 30 s, PERIODIC_TIMEOUT) sees it: a waiting job
+# must start no earlier than its holder's end and within SB_SWEEP_ALLOW
+# seconds (default 45) of it. squeue --start's answer for every waiting
+# job is printed.
+#
+# Copyright (C) 2026 The slurm-buckets authors.
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# SB_LIMITS_CAPTURE=DIR keeps what scontrol, squeue, sprio, sshare and
+# sacctmgr printed while every waiting job waits (DIR, and DIR/bf_licenses
+# after bf_licenses is on), with DIR/notes: each holder's start and end,
+# each waiting job's reason, squeue --start's answer and the time it
+# really started, and DIR/names (each job's name here and its id); for
+# the golden cases of sbucket why.
+. "$(dirname "$0")/../cluster/harness.sh"
+
+SBUCKET=${SBUCKET:-$SB_TOP_BUILDDIR/tools/sbucket}
+ALLOW=${SB_SWEEP_ALLOW:-45}
+CAP=${SB_LIMITS_CAPTURE:-}
+# the one time format sbucket why reads (it sets it for itself too)
+export SLURM_TIME_FORMAT=standard
+
+sb_cluster_init t31
+sb_nodes "n[1-10]" "CPUs=2 RealMemory=2000"
+sb_accounting
+sb_select bucket
+sb_conf "PriorityType=priority/bucket"
+sb_conf "PriorityWeightAge=1000"
+sb_conf "PriorityMaxAge=1-0"
+# QOS limits enforced; no 'safe' (it would hold jobs by their time limit)
+sb_conf "AccountingStorageEnforce=associations,limits,qos"
+sb_conf "Licenses=lic:2,blic:2"
+sb_conf "SchedulerParameters=bf_interval=1,bf_resolution=1"
+sb_cluster_start
+cd "$SB_DIR/jobs"
+
+# ---- QOS, users ----------------------------------------------------------
+for u in sbl1 sbl2 sbl3; do
+	id "$u" >/dev/null 2>&1 || useradd -M -N -s /bin/sh "$u"
+done
+sacctmgr -i add qos lim4 GrpTRES=cpu=4 >/dev/null &&
+sacctmgr -i add qos limu MaxTRESPerUser=cpu=2 >/dev/null &&
+sacctmgr -i add account acctl >/dev/null &&
+sacctmgr -i add user sbl1,sbl2,sbl3 Account=acctl QOS=normal,lim4,limu \
+	DefaultQOS=normal >/dev/null
+check "sacctmgr adds QOS lim4 (GrpTRES=cpu=4), limu (MaxTRESPerUser=cpu=2) and users sbl1-3" \
+	test $? = 0
+_can_submit() {
+	runuser -u "$1" -- sbatch --test-only -A acctl -q "$2" -n2 --wrap true 2>&1 |
+		grep -q 'to start'
+}
+check "slurmctld knows the users and QOS" \
+	wait_for 30 sh -c "$(declare -f _can_submit); _can_submit sbl1 limu && _can_submit sbl2 limu && _can_submit sbl3 lim4"
+
+# ---- helpers ---------------------------------------------------------------
+_state() { squeue -h -j "$1" -o %T 2>/dev/null; }
+_running() { [ "$(_state "$1")" = RUNNING ]; }
+_all_running() { local j; for j in "$@"; do _running "$j" || return 1; done; }
+_field() { scontrol show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
+_epoch() { date -d "$1" +%s 2>/dev/null; }
+_reason() { squeue -h -j "$1" -o %r 2>/dev/null; }
+_reason_is() { [ "$(_reason "$1")" = "$2" ]; }
+_sq_start() { squeue -h --start -j "$1" -o '%S|%Y' 2>/dev/null; }
+_sq_start_epoch() { local s; s=$(_sq_start "$1"); _epoch "${s%%|*}"; }
+_planned() { [ -n "$(_sq_start_epoch "$1")" ]; }
+_sub() {	# USER ARGS... -> job id
+	local u=$1
+	shift
+	if [ "$u" = root ]; then
+		sbatch --parsable -o /dev/null "$@" --wrap 'sleep 600'
+	else
+		runuser -u "$u" -- sbatch --parsable -A acctl -o /dev/null "$@" --wrap 'sleep 600'
+	fi
+}
+
+declare -A JOB=() END=() REASON=() SQ=() STARTED=()
+NOTES=$SB_DIR/notes
+: >"$NOTES"
+note() { echo "$*" >>"$NOTES"; echo "# $*"; }
+
+_capture() {	# DIR
+	local d=$1 j
+	[ -n "$d" ] || return 0
+	mkdir -p "$d"
+	{
+		scontrol show config >"$d/config"
+		[ -f "$SB_DIR/etc/bucket.conf" ] && cp "$SB_DIR/etc/bucket.conf" "$d/"
+		cp "$SLURM_CONF" "$d/slurm.conf"
+		scontrol show lic >"$d/lic"
+		scontrol show lic -o >"$d/lic-o"
+		scontrol show assoc_mgr flags=assoc,qos >"$d/assoc_mgr"
+		scontrol show assoc_mgr flags=users,assoc,qos >"$d/assoc_mgr-users"
+		scontrol show jobs -o >"$d/jobs"
+		scontrol show nodes -o >"$d/nodes"
+		scontrol show partition -o >"$d/partition"
+		scontrol show res -o >"$d/res"
+		sprio -h -o '%i|%Y|%A|%F|%J|%P|%Q' >"$d/sprio"
+		sprio -l >"$d/sprio-l"
+		sshare -a -P -n -o Account,User,RawShares,RawUsage >"$d/sshare"
+		sacctmgr show qos -P >"$d/sacctmgr-qos"
+		sacctmgr show assoc -P >"$d/sacctmgr-assoc"
+		for j in $(squeue -h -t PD -o %i); do
+			squeue -h --start -j "$j" -o '%S|%Y' >"$d/start.$j"
+		done
+		date +%s >"$d/now"
+	} 2>>"$d/errors"
+	[ -s "$d/errors" ] || rm -f "$d/errors"
+}
+
+# the holders: submitted together, all running before any waiter comes
+_holders() {	# NAME USER ARGS... (one per line, as "NAME|USER|ARGS")
+	local l n u a ids=()
+	for l in "$@"; do
+		IFS='|' read -r n u a <<<"$l"
+		# shellcheck disable=SC2086
+		JOB[$n]=$(_sub "$u" $a)
+		ids+=("${JOB[$n]}")
+	done
+	wait_for 30 _all_running "${ids[@]}"
+}
+_record_holder() {	# NAME
+	local j=${JOB[$1]} s e
+	s=$(_field "$j" StartTime) e=$(_field "$j" EndTime)
+	END[$1]=$(_epoch "$e")
+	note "holder $1 job $j user $(_field "$j" UserId | sed 's/(.*//') start $s ($(_epoch "$s")) end $e (${END[$1]}) limit $(_field "$j" TimeLimit)"
+}
+
+# ---- phase 1: lic, grp and user, without bf_licenses ------------------------
+# (the QOS holders a few seconds after the licence holders: their ends
+# differ, so a start time is seen to come from one or the other)
+check "holders A, B (lic) run" _holders \
+	"A|root|-L lic:1 -t 1" "B|root|-L lic:1 -t 2"
+sleep 3
+check "holders G1, G2 (lim4), U1, U2 (limu) run" _holders \
+	"G1|sbl3|-q lim4 -n2 -t 1" "G2|sbl3|-q lim4 -n2 -t 2" \
+	"U1|sbl1|-q limu -n2 -t 1" "U2|sbl2|-q limu -n2 -t 2"
+for n in A B G1 G2 U1 U2; do _record_holder "$n"; done
+declare -A WANT=([W1]=Licenses [W2]=Licenses [GW]=QOSGrpCpuLimit
+	[UW]=QOSMaxCpuPerUserLimit [BW1]=Licenses [BW2]=Licenses)
+# Each first waiting job has its reason before the second comes: the
+# main scheduler looks at new batch jobs together (batch_sched_delay).
+JOB[W1]=$(_sub root -L lic:1 -t 1)
+wait_for 20 _reason_is "${JOB[W1]}" Licenses
+# later, and ahead of W1: root may lower a job's nice below 0
+JOB[W2]=$(_sub root -L lic:1 -t 1 --nice=-1000)
+JOB[GW]=$(_sub sbl3 -q lim4 -n2 -t 1)
+JOB[UW]=$(_sub sbl1 -q limu -n2 -t 1)
+# the holder each waiting job waits for
+declare -A HOLDER=([W1]=B [W2]=A [GW]=G1 [UW]=U1 [BW1]=BB [BW2]=BA)
+for n in W1 W2 GW UW; do
+	check "$n (job ${JOB[$n]}) pends for ${WANT[$n]}" \
+		wait_for 30 _reason_is "${JOB[$n]}" "${WANT[$n]}"
+	REASON[$n]=$(_reason "${JOB[$n]}")
+	note "waiting $n job ${JOB[$n]} reason ${REASON[$n]} (state $(_state "${JOB[$n]}"))"
+done
+_prio() { sprio -h -o '%i %Y' | awk -v j="$1" '$1 == j { print $2 }'; }
+p1=$(_prio "${JOB[W1]}") p2=$(_prio "${JOB[W2]}")
+note "sprio: W1 priority $p1, W2 priority $p2"
+check "sprio puts W2 ($p2) ahead of W1 ($p1)" test "${p2:-0}" -gt "${p1:-0}"
+# backfill passes every second: let one see every waiting job
+sleep 3
+_capture "$CAP"
+for n in W1 W2 GW UW; do
+	SQ[$n]=$(_sq_start "${JOB[$n]}")
+	note "squeue --start $n job ${JOB[$n]}: '${SQ[$n]}' (its holder ${HOLDER[$n]} ends $(date -d @"${END[${HOLDER[$n]}]}" +%FT%T))"
+done
+[ -n "$CAP" ] && for n in A B W1 W2 G1 G2 GW U1 U2 UW; do
+	echo "$n ${JOB[$n]}"
+done >"$CAP/names"
+
+# ---- phase 2: bf_licenses, on licence blic ----------------------------------
+sed -i 's/^SchedulerParameters=.*/&,bf_licenses/' "$SLURM_CONF"
+scontrol reconfigure >/dev/null 2>&1
+check "SchedulerParameters has bf_licenses after scontrol reconfigure" \
+	wait_for 30 sh -c "scontrol show config | grep -q '^SchedulerParameters .*bf_licenses'"
+check "holders BA, BB (blic) run" _holders \
+	"BA|root|-L blic:1 -t 1" "BB|root|-L blic:1 -t 2"
+for n in BA BB; do _record_holder "$n"; done
+# With bf_licenses the main scheduler stops at the first job blocked on
+# licences (job_scheduler.c): a job behind it keeps Reason=None. BW1 and
+# BW2 go ahead of W1 and W2, BW2 ahead of BW1.
+JOB[BW1]=$(_sub root -L blic:1 -t 1 --nice=-2000)
+wait_for 20 _reason_is "${JOB[BW1]}" Licenses
+JOB[BW2]=$(_sub root -L blic:1 -t 1 --nice=-3000)
+for n in BW1 BW2; do
+	check "$n (job ${JOB[$n]}) pends for ${WANT[$n]}" \
+		wait_for 30 _reason_is "${JOB[$n]}" "${WANT[$n]}"
+	REASON[$n]=$(_reason "${JOB[$n]}")
+	note "waiting $n job ${JOB[$n]} reason ${REASON[$n]} (bf_licenses)"
+	check "with bf_licenses squeue --start plans $n" \
+		wait_for 30 _planned "${JOB[$n]}"
+done
+sleep 2
+_capture "${CAP:+$CAP/bf_licenses}"
+for n in BW1 BW2 W1 W2 GW UW; do
+	SQ[$n.bf]=$(_sq_start "${JOB[$n]}")
+	note "squeue --start (bf_licenses) $n job ${JOB[$n]}: '${SQ[$n.bf]}' (its holder ${HOLDER[$n]} ends $(date -d @"${END[${HOLDER[$n]}]}" +%FT%T))"
+done
+[ -n "$CAP" ] && for n in BA BB BW1 BW2; do
+	echo "$n ${JOB[$n]}"
+done >"$CAP/bf_licenses/names"
+
+# ---- the starts ---------------------------------------------------------------
+WAITERS="W1 W2 GW UW BW1 BW2"
+_poll_starts() {
+	local n
+	for n in $WAITERS; do
+		[ -n "${STARTED[$n]:-}" ] && continue
+		_running "${JOB[$n]}" && STARTED[$n]=$(_epoch "$(_field "${JOB[$n]}" StartTime)")
+	done
+	for n in $WAITERS; do
+		[ -n "${STARTED[$n]:-}" ] || return 1
+	done
+}
+deadline=$((${END[BB]} + ALLOW + 15))
+while [ "$(date +%s)" -lt $deadline ] && ! _poll_starts; do
+	sleep 1
+done
+for n in A B G1 G2 U1 U2 BA BB; do
+	e=$(_epoch "$(_field "${JOB[$n]}" EndTime)")
+	note "holder $n job ${JOB[$n]} ended $(date -d @"$e" +%FT%T) ($e), $((e - ${END[$n]})) s after its time limit (sweep lag), state $(_field "${JOB[$n]}" JobState)"
+done
+for n in $WAITERS; do
+	h=${HOLDER[$n]} s=${STARTED[$n]:-}
+	if [ -n "$s" ]; then
+		note "started $n job ${JOB[$n]} at $(date -d @"$s" +%FT%T) ($s), $((s - ${END[$h]})) s after $h's end ${END[$h]}"
+	else
+		note "started $n job ${JOB[$n]}: not by $(date -d @"$deadline" +%FT%T)"
+	fi
+	check "$n starts at $h's end ${END[$h]} or up to ${ALLOW} s later (${s:-never})" \
+		test -n "$s" -a "${s:-0}" -ge "${END[$h]}" -a "${s:-0}" -le $((${END[$h]} + ALLOW))
+done
+check "W2 (higher priority, later) started before W1" \
+	test "${STARTED[W2]:-9999999999}" -lt "${STARTED[W1]:-0}"
+check "BW2 started before BW1" \
+	test "${STARTED[BW2]:-9999999999}" -lt "${STARTED[BW1]:-0}"
+check "UW started before U2's end: another user's job does not hold sbl1's limit" \
+	test "${STARTED[UW]:-9999999999}" -lt "${END[U2]}"
+
+if [ -n "$CAP" ]; then
+	{ echo "series $SB_SERIES"; cat "$NOTES"; } >"$CAP/notes"
+	cp "$SB_DIR/log/slurmctld.log" "$CAP/slurmctld.log" 2>/dev/null
+fi
+
+sb_cluster_stop
+check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone
