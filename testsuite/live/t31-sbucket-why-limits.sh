@@ -1,16 +1,20 @@
 #!/bin/bash
 # t31-sbucket-why-limits - jobs held by licences and QOS limits on a live
 # select/bucket cluster with accounting (#25). Three scenarios run side by
-# side on nodes that are never the constraint (10 nodes, 2 CPUs each):
+# side on nodes that are never the constraint (10 nodes of 2 CPUs, each
+# job on a whole node):
 #   lic   Licenses=lic:2: holders A (-L lic:1 -t 1) and B (-t 2); W1 waits
 #         for a licence, W2 comes later with a higher priority (nice
 #         -1000): W2 must start at A's end, W1 at B's end.
-#   grp   QOS lim4 GrpTRES=cpu=4: holders G1 (-n2 -t 1) and G2 (-n2 -t 2);
-#         GW (-n2) waits (QOSGrpCpuLimit) and starts at G1's end.
-#   user  QOS limu MaxTRESPerUser=cpu=2: sbl1 holds U1 (-n2 -t 1), sbl2
-#         runs U2 (-n2 -t 2); sbl1's UW (-n2) waits
+#   grp   QOS lim4 GrpTRES=cpu=4: holders G1 (-N1 -c2 -t 1) and G2
+#         (-t 2); GW (-N1 -c2) waits (QOSGrpCpuLimit) and starts at G1's
+#         end.
+#   user  QOS limu MaxTRESPerUser=cpu=2: sbl1 holds U1 (-N1 -c2 -t 1),
+#         sbl2 runs U2 (-t 2); sbl1's UW (-N1 -c2) waits
 #         (QOSMaxCpuPerUserLimit) and starts at U1's end: U2 is another
 #         user's and does not hold sbl1's limit.
+# (-N1 -c2, not -n2: select/bucket places the job itself then, so it
+# plans it; -n2 on one node goes to the base, task_count.)
 # Then SchedulerParameters gets bf_licenses (scontrol reconfigure) and the
 # licence scenario runs again on licence blic (BA, BB, BW1, BW2): there
 # backfill plans licences, so squeue --start gives the waiting jobs a
@@ -37,6 +41,13 @@ CAP=${SB_LIMITS_CAPTURE:-}
 # the one time format sbucket why reads (it sets it for itself too)
 export SLURM_TIME_FORMAT=standard
 
+# select/bucket over select/cons_tres (whole nodes: the partition is
+# OverSubscribe=EXCLUSIVE). Not over select/linear: from 23.02 on, its
+# job_test refuses a job whose licences are not free now in every mode
+# but TEST_ONLY, WILL_RUN included (license_job_test at time(NULL)), so
+# backfill with bf_licenses never plans a licence job there and squeue
+# --start stays N/A (seen on 24.11); cons_tres tests licences over time.
+SB_BASE=${SB_BASE:-cons_tres}
 sb_cluster_init t31
 sb_nodes "n[1-10]" "CPUs=2 RealMemory=2000"
 sb_accounting
@@ -63,7 +74,7 @@ sacctmgr -i add user sbl1,sbl2,sbl3 Account=acctl QOS=normal,lim4,limu \
 check "sacctmgr adds QOS lim4 (GrpTRES=cpu=4), limu (MaxTRESPerUser=cpu=2) and users sbl1-3" \
 	test $? = 0
 _can_submit() {
-	runuser -u "$1" -- sbatch --test-only -A acctl -q "$2" -n2 --wrap true 2>&1 |
+	runuser -u "$1" -- sbatch --test-only -A acctl -q "$2" -N1 -c2 --wrap true 2>&1 |
 		grep -q 'to start'
 }
 check "slurmctld knows the users and QOS" \
@@ -149,8 +160,8 @@ check "holders A, B (lic) run" _holders \
 	"A|root|-L lic:1 -t 1" "B|root|-L lic:1 -t 2"
 sleep 3
 check "holders G1, G2 (lim4), U1, U2 (limu) run" _holders \
-	"G1|sbl3|-q lim4 -n2 -t 1" "G2|sbl3|-q lim4 -n2 -t 2" \
-	"U1|sbl1|-q limu -n2 -t 1" "U2|sbl2|-q limu -n2 -t 2"
+	"G1|sbl3|-q lim4 -N1 -c2 -t 1" "G2|sbl3|-q lim4 -N1 -c2 -t 2" \
+	"U1|sbl1|-q limu -N1 -c2 -t 1" "U2|sbl2|-q limu -N1 -c2 -t 2"
 for n in A B G1 G2 U1 U2; do _record_holder "$n"; done
 declare -A WANT=([W1]=Licenses [W2]=Licenses [GW]=QOSGrpCpuLimit
 	[UW]=QOSMaxCpuPerUserLimit [BW1]=Licenses [BW2]=Licenses)
@@ -160,8 +171,8 @@ JOB[W1]=$(_sub root -L lic:1 -t 1)
 wait_for 20 _reason_is "${JOB[W1]}" Licenses
 # later, and ahead of W1: root may lower a job's nice below 0
 JOB[W2]=$(_sub root -L lic:1 -t 1 --nice=-1000)
-JOB[GW]=$(_sub sbl3 -q lim4 -n2 -t 1)
-JOB[UW]=$(_sub sbl1 -q limu -n2 -t 1)
+JOB[GW]=$(_sub sbl3 -q lim4 -N1 -c2 -t 1)
+JOB[UW]=$(_sub sbl1 -q limu -N1 -c2 -t 1)
 # the holder each waiting job waits for
 declare -A HOLDER=([W1]=B [W2]=A [GW]=G1 [UW]=U1 [BW1]=BB [BW2]=BA)
 for n in W1 W2 GW UW; do
