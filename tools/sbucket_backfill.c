@@ -12,6 +12,19 @@
  * The nodes file is the one of 'sbucket place' (read by
  * tools/sbucket_input_nodes.c); its BusyUntil=T key, the time the jobs
  * running on a busy node end, matters only here.
+ *
+ * Licences (issue 25). The nodes file's Licenses= line declares them,
+ * its LicensesUsed= lines say what running jobs hold until when, and a
+ * job's -L asks for some. Licences have a count and no identity, so one
+ * limit per licence name in a limit plan (common/time/limit_plan.h) is
+ * exact for them. A job's start is the earliest s >= now at which
+ * WILL_RUN finds its nodes free for its time limit from s and every
+ * licence it needs has room during [s, s + limit): each of the two
+ * answers the earliest start at or after the other's, until they agree
+ * (both only move later, through finitely many ends). Then both plans
+ * take the job. As Slurm at submit (licenses.c, license_validate()), a
+ * job asking for a licence that is not declared, or for more than the
+ * declared count, is refused.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -32,6 +45,7 @@
 
 /* Command-line text in a message, as shown.h shows input. */
 #define SHOWN(s) sb_shown(shown, sizeof(shown), s)
+#include "limit_plan.h"
 #include "will_run.h"
 
 static void _usage(FILE *f)
@@ -64,7 +78,19 @@ static void _usage(FILE *f)
 "                     taken as now + 1 (the job is overdue, about to end).\n"
 "  Busy=START-END     reservations: the node cannot be used then.\n"
 "  State=DOWN|DRAINED nodes are never free.\n"
-"JOBS_FILE: as for 'sbucket place'; -t is the time limit (no -t: none).\n"
+"  Licenses=NAME[:COUNT][,NAME[:COUNT]...]  on a line of its own, once:\n"
+"                     the cluster's licences (as slurm.conf; COUNT 1 if\n"
+"                     not given).\n"
+"  LicensesUsed=NAME[:COUNT][,...] [Until=T]  licences running jobs hold\n"
+"                     until T seconds (no Until= or UNLIMITED: never\n"
+"                     freed); any number of such lines, after Licenses=.\n"
+"JOBS_FILE: as for 'sbucket place'; -t is the time limit (no -t: none);\n"
+"  -L, --licenses=NAME[:COUNT][,...]  licences the job holds from its start\n"
+"                     to its end: it starts when its nodes are free and\n"
+"                     its licences have room. A licence that is not\n"
+"                     declared, or more than its count, is refused, as\n"
+"                     Slurm refuses such a job at submit. '|' (any one\n"
+"                     of several licences) is not supported.\n"
 "'#' starts a comment. Exit status: 0, 1 for bad input, 2 for usage.\n");
 }
 
@@ -84,16 +110,108 @@ static void _busy_until(const sbi_cluster_t *cl, int64_t *until)
 	}
 }
 
-/* -w and --contiguous: WILL_RUN does not plan them (input errors). */
+/*
+ * The units of each declared licence @job asks for into @need (one per
+ * licence of @cl, zeroed first); repeated names add up, as in Slurm.
+ * Returns -1 with *@bad the item of a licence that is not declared, 1
+ * with *@bad the first item of a licence asked for above its count,
+ * else 0.
+ */
+static int _need(const sbi_cluster_t *cl, const sbi_job_t *job,
+		 int64_t *need, size_t *bad)
+{
+	size_t k;
+	long idx;
+
+	for (k = 0; k < cl->nlic; k++)
+		need[k] = 0;
+	for (k = 0; k < job->nlic; k++) {
+		if ((idx = sbi_find_license(cl, job->lic[k].name)) < 0) {
+			*bad = k;
+			return -1;
+		}
+		/* At most SBI_MAX_TOKENS items of INT32_MAX: no overflow. */
+		need[idx] += job->lic[k].count;
+	}
+	for (k = 0; k < job->nlic; k++) {
+		idx = sbi_find_license(cl, job->lic[k].name);
+		if (need[idx] > cl->lic[idx].count) {
+			*bad = k;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * What backfill refuses (input errors): -w and --contiguous, which
+ * WILL_RUN does not plan; licences Slurm would refuse at submit.
+ * @ctx: the cluster; its licence count + 1 of scratch in need.
+ */
+typedef struct {
+	const sbi_cluster_t *cl;
+	int64_t *need;
+} _refuse_ctx_t;
+
 static int _refuse_unsupported(const sbi_job_t *job, const void *ctx,
 			       char *why, size_t len)
 {
-	if ((!job->req.required || sb_bitmap_empty(job->req.required)) &&
-	    !job->req.contiguous)
+	const _refuse_ctx_t *c = ctx;
+	char name[SB_SHOWN_BUF];
+	size_t bad;
+	long idx;
+	int got;
+
+	if ((job->req.required && !sb_bitmap_empty(job->req.required)) ||
+	    job->req.contiguous) {
+		snprintf(why, len, ": -w and --contiguous are not supported "
+			 "by backfill");
+		return 1;
+	}
+	if (!(got = _need(c->cl, job, c->need, &bad)))
 		return 0;
-	snprintf(why, len, ": -w and --contiguous are not supported by "
-		 "backfill");
+	sb_shown(name, sizeof(name), job->lic[bad].name);
+	if (got < 0) {
+		snprintf(why, len, ": licence '%s' is not declared by the "
+			 "nodes file's Licenses= (Slurm refuses such a job at "
+			 "submit)", name);
+		return 1;
+	}
+	idx = sbi_find_license(c->cl, job->lic[bad].name);
+	snprintf(why, len, ": asks for %" PRId64 " of licence '%s', more "
+		 "than the %" PRId64 " declared (Slurm refuses such a job at "
+		 "submit)", c->need[idx], name, c->cl->lic[idx].count);
 	return 1;
+}
+
+/*
+ * The earliest start >= now of @job on both plans into *@res: WILL_RUN
+ * for its nodes, @lp for the licences it needs (@need). 0, or -1 with
+ * errno (ENOENT: it never starts).
+ */
+static int _plan(const sb_will_run_t *w, const sb_limit_plan_t *lp,
+		 const sbi_job_t *job, const int64_t *need, bool licences,
+		 const sb_policy_t *pol, int64_t now,
+		 sb_will_run_result_t *res)
+{
+	int64_t s = now, ls;
+
+	for (;;) {
+		if (sb_will_run_query(w, &job->req, pol, NULL, s, res))
+			return -1;
+		if (!licences)
+			return 0;
+		if (sb_limit_plan_earliest(lp, need, res->start,
+					   job->req.time_limit, &ls)) {
+			sb_will_run_result_fini(res);
+			return -1;
+		}
+		if (ls == res->start)
+			return 0;
+		/* The licences are later: the nodes again from there. */
+		s = ls;
+		sb_will_run_result_fini(res);
+	}
 }
 
 /* ---------------------------------------------------------------- */
@@ -120,6 +238,9 @@ int sbucket_backfill_main(int argc, char **argv)
 	sbi_cluster_t cl = { 0 };
 	sb_bucket_set_t *set = NULL;
 	sb_will_run_t *w = NULL;
+	sb_limit_plan_t *lp = NULL;
+	int64_t *limit = NULL, *need = NULL;
+	_refuse_ctx_t rctx;
 	sbi_jobs_t jobs = { 0 };
 	char id[SB_SHOWN_BUF];
 	size_t j;
@@ -165,7 +286,20 @@ int sbucket_backfill_main(int argc, char **argv)
 	if (!(set = sb_bucket_set_create(cl.nodes, cl.n, now)) ||
 	    !(w = sb_will_run_create(set, now, INT64_MAX - now, until)))
 		goto oom;
-	if (sbi_read_jobs(files[1], &cl, _refuse_unsupported, NULL, &jobs))
+	/* One limit per declared licence, held by LicensesUsed= lines. */
+	if (!(limit = malloc((cl.nlic + 1) * sizeof(*limit))) ||
+	    !(need = malloc((cl.nlic + 1) * sizeof(*need))))
+		goto oom;
+	for (j = 0; j < cl.nlic; j++)
+		limit[j] = cl.lic[j].count;
+	if (!(lp = sb_limit_plan_create(now, limit, cl.nlic)))
+		goto oom;
+	for (j = 0; j < cl.nheld; j++)
+		if (sb_limit_plan_hold(lp, cl.held[j].lic, cl.held[j].count,
+				       cl.held[j].until))
+			goto oom;
+	rctx = (_refuse_ctx_t) { .cl = &cl, .need = need };
+	if (sbi_read_jobs(files[1], &cl, _refuse_unsupported, &rctx, &jobs))
 		goto out;
 	/* Every line is good: from here on only memory can fail. */
 	if (header)
@@ -173,9 +307,12 @@ int sbucket_backfill_main(int argc, char **argv)
 	for (j = 0; j < jobs.n; j++) {
 		sbi_job_t *job = &jobs.v[j];
 		sb_will_run_result_t res;
+		size_t bad;
 		int got;
 
-		got = sb_will_run_query(w, &job->req, &pol, NULL, now, &res);
+		/* _refuse_unsupported() has checked them: it returns 0. */
+		(void) _need(&cl, job, need, &bad);
+		got = _plan(w, lp, job, need, job->nlic > 0, &pol, now, &res);
 		if (got && errno != ENOENT) {
 			fprintf(stderr, "sbucket: %s:%zu: job %s: %s\n",
 				files[1], jobs.line[j],
@@ -193,7 +330,9 @@ int sbucket_backfill_main(int argc, char **argv)
 		_print_time(res.end);
 		printf("|");
 		if (sbi_print_placement(&cl, &res.pl) ||
-		    sb_will_run_commit(w, &res)) {
+		    sb_will_run_commit(w, &res) ||
+		    (job->nlic && sb_limit_plan_add(lp, need, res.start,
+						    job->req.time_limit))) {
 			sb_will_run_result_fini(&res);
 			goto oom;
 		}
@@ -206,6 +345,9 @@ oom:
 	fprintf(stderr, "sbucket: out of memory\n");
 out:
 	sbi_jobs_fini(&jobs);
+	sb_limit_plan_destroy(lp);
+	free(limit);
+	free(need);
 	sb_will_run_destroy(w);
 	sb_bucket_set_destroy(set);
 	free(until);

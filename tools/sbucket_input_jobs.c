@@ -73,6 +73,7 @@ void sbi_job_fini(sbi_job_t *job)
 {
 	free(job->jobid);
 	sb_request_fini(&job->req);
+	sb_licenses_free(job->lic, job->nlic);
 	memset(job, 0, sizeof(*job));
 }
 
@@ -335,6 +336,24 @@ int sbi_parse_job(const char *path, size_t line, char *text,
 			}
 			if (!(r->partition = strdup(val)))
 				goto oom;
+		} else if ((val = _optval(tok, nt, &i, "--licenses", "-L",
+					  &m)), m) {
+			if (!val || job->lic) {
+				sbi_bad(path, line, tok[i], val ? "option given "
+				     "twice" : "missing licence list");
+				goto out;
+			}
+			/* "-L LIST" as one token in messages. */
+			char opt[SB_SHOWN_BUF];
+
+			if (val == tok[i] && i)
+				snprintf(opt, sizeof(opt), "%s %s", tok[i - 1],
+					 val);
+			else
+				snprintf(opt, sizeof(opt), "%s", tok[i]);
+			if (sbi_parse_licenses(path, line, opt, val,
+					       &job->lic, &job->nlic))
+				goto out;
 		} else if ((val = _optval(tok, nt, &i, "--bucket-prefer",
 					  NULL, &m)), m) {
 			if (!val || r->nprefer) {
@@ -348,7 +367,8 @@ int sbi_parse_job(const char *path, size_t line, char *text,
 			sbi_bad(path, line, tok[i], "unknown option (known: "
 			     "JobId=, -N, --exclusive, -C, --mem, --tmp, "
 			     "--mincpus, -c, --ntasks-per-node, --gres, -t, "
-			     "-w, -x, -p, --contiguous, --bucket-prefer)");
+			     "-w, -x, -p, --contiguous, --bucket-prefer, "
+			     "-L)");
 			goto out;
 		}
 		continue;

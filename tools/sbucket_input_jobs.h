@@ -17,6 +17,13 @@
 typedef struct {
 	char *jobid;
 	sb_request_t req;
+	/*
+	 * -L/--licenses, as written (a name may repeat: Slurm adds the
+	 * counts up). Only 'sbucket backfill' plans them; the reader does
+	 * not check them against the nodes file's Licenses=.
+	 */
+	sb_license_t *lic;
+	size_t nlic;
 } sbi_job_t;
 
 /*

@@ -69,6 +69,8 @@ void sbi_cluster_fini(sbi_cluster_t *cl)
 	free(cl->nodes);
 	free(cl->by_name);
 	free(cl->default_partition);
+	sb_licenses_free(cl->lic, cl->nlic);
+	free(cl->held);
 	memset(cl, 0, sizeof(*cl));
 }
 
@@ -486,6 +488,149 @@ out:
 	return rc;
 }
 
+long sbi_find_license(const sbi_cluster_t *cl, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < cl->nlic; i++)
+		if (!strcmp(cl->lic[i].name, name))
+			return (long) i;
+	return -1;
+}
+
+int sbi_parse_licenses(const char *path, size_t line, const char *tok,
+		       const char *val, sb_license_t **v, size_t *n)
+{
+	size_t pos, len;
+	char item[128];
+
+	if (!sb_licenses_parse(val, v, n, &pos))
+		return 0;
+	if (errno == ENOMEM)
+		return sbi_oom(path, line);
+	if (errno == ENOTSUP) {
+		sbi_bad(path, line, tok, "'|' (any one of several licences) "
+		     "is not supported");
+		return -1;
+	}
+	/* The item at fault, up to the next ',' or ';'. */
+	len = strcspn(val + pos, ",;");
+	if (len >= sizeof(item))
+		len = sizeof(item) - 1;
+	memcpy(item, val + pos, len);
+	item[len] = '\0';
+	if (!*val)
+		sbi_bad(path, line, tok, "an empty licence list");
+	else if (!len)
+		sbi_bad(path, line, tok, "an empty item in the licence list");
+	else if (*item == ':')
+		sbi_err(path, line, tok, "an empty licence name in '%s'",
+			item);
+	else if (errno == ERANGE)
+		sbi_err(path, line, tok, "licence count above 2147483647 in "
+			"'%s'", item);
+	else
+		sbi_err(path, line, tok, "'%s' is not NAME or NAME:COUNT (a "
+			"count of digits; no blank or ,;:|=() in a name)", item);
+	return -1;
+}
+
+/* "Licenses=LIST": the cluster's licences, once, distinct names. */
+static int _licenses_line(const char *path, size_t line, char **tok,
+			  size_t nt, sbi_cluster_t *cl)
+{
+	const char *val = strchr(tok[0], '=') + 1;
+	char first[32];
+	size_t i, k;
+
+	if (nt > 1) {
+		sbi_bad(path, line, tok[1], "a Licenses= line holds one list "
+		     "(NAME[:COUNT] joined by ',')");
+		return -1;
+	}
+	if (cl->lic_line) {
+		snprintf(first, sizeof(first), "%zu", cl->lic_line);
+		sbi_err(path, line, tok[0], "Licenses= given twice (first on "
+			"line %s)", first);
+		return -1;
+	}
+	if (sbi_parse_licenses(path, line, tok[0], val, &cl->lic, &cl->nlic))
+		return -1;
+	cl->lic_line = line;
+	/* Slurm adds repeated names up; here one is more likely a typo. */
+	for (i = 1; i < cl->nlic; i++)
+		for (k = 0; k < i; k++)
+			if (!strcmp(cl->lic[i].name, cl->lic[k].name)) {
+				sbi_err(path, line, tok[0], "licence '%s' is "
+					"declared twice", cl->lic[i].name);
+				return -1;
+			}
+	return 0;
+}
+
+/*
+ * "LicensesUsed=LIST [Until=T]": running jobs hold these licences until
+ * T (no Until=, or UNLIMITED: for ever), as BusyUntil= for nodes.
+ */
+static int _licenses_used_line(const char *path, size_t line, char **tok,
+			       size_t nt, sbi_cluster_t *cl)
+{
+	const char *val = strchr(tok[0], '=') + 1, *until_tok = NULL;
+	int64_t until = SB_TIME_INFINITE;
+	sb_license_t *v = NULL;
+	sbi_lic_held_t *h;
+	size_t n = 0, i;
+	uint64_t t;
+	long idx;
+	int rc = -1;
+
+	for (i = 1; i < nt; i++) {
+		if (strncasecmp(tok[i], "Until=", 6)) {
+			sbi_bad(path, line, tok[i], "unknown LicensesUsed= key "
+			     "(known: Until)");
+			return -1;
+		}
+		if (until_tok) {
+			sbi_bad(path, line, tok[i], "Until= given twice");
+			return -1;
+		}
+		until_tok = tok[i];
+		if (!strcasecmp(tok[i] + 6, "UNLIMITED") ||
+		    !strcasecmp(tok[i] + 6, "INFINITE")) {
+			until = SB_TIME_INFINITE;
+		} else if (!sb_decimal_in(tok[i] + 6, 0, INT64_MAX - 1, &t)) {
+			until = (int64_t) t;
+		} else {
+			sbi_bad(path, line, tok[i], "not a time (seconds from "
+			     "0, or UNLIMITED)");
+			return -1;
+		}
+	}
+	if (sbi_parse_licenses(path, line, tok[0], val, &v, &n))
+		return -1;
+	if (!(h = realloc(cl->held, (cl->nheld + n) * sizeof(*h)))) {
+		rc = sbi_oom(path, line);
+		goto out;
+	}
+	cl->held = h;
+	for (i = 0; i < n; i++) {
+		if ((idx = sbi_find_license(cl, v[i].name)) < 0) {
+			sbi_err(path, line, tok[0], "licence '%s' is not "
+				"declared (declare it on a Licenses= line "
+				"above)", v[i].name);
+			goto out;
+		}
+		h[cl->nheld + i] = (sbi_lic_held_t) {
+			.lic = (size_t) idx, .count = v[i].count,
+			.until = until };
+	}
+	cl->nheld += n;
+	rc = 0;
+out:
+	sb_licenses_free(v, n);
+	return rc;
+}
+
 int sbi_read_nodes(const char *path, sbi_cluster_t *cl)
 {
 	FILE *f;
@@ -515,9 +660,16 @@ int sbi_read_nodes(const char *path, sbi_cluster_t *cl)
 		} else if (!strncasecmp(tok[0], "PartitionName=", 14)) {
 			if (_partition_line(path, line, tok, nt, cl))
 				goto out;
+		} else if (!strncasecmp(tok[0], "Licenses=", 9)) {
+			if (_licenses_line(path, line, tok, nt, cl))
+				goto out;
+		} else if (!strncasecmp(tok[0], "LicensesUsed=", 13)) {
+			if (_licenses_used_line(path, line, tok, nt, cl))
+				goto out;
 		} else {
 			sbi_bad(path, line, tok[0], "a line starts with "
-			     "NodeName= or PartitionName=");
+			     "NodeName=, PartitionName=, Licenses= or "
+			     "LicensesUsed=");
 			goto out;
 		}
 	}

@@ -62,10 +62,13 @@ static void _usage(FILE *f)
 "      Speed= Jobs= Busy=START-END[,START-END...] (seconds from 0)\n"
 "      BusyUntil=T (when a busy node's jobs end; 'sbucket backfill')]\n"
 "  PartitionName=batch Nodes=n[1-10] [Default=YES]\n"
+"  Licenses=matlab:8,... and LicensesUsed= lines ('sbucket backfill')\n"
 "JOBS_FILE: one job a line, sbatch-like\n"
 "  JobId=7 -N 4 --exclusive --constraint=yellow --mem=2000 -t 30\n"
 "  (also --tmp --mincpus -c --ntasks-per-node --gres -w -x -p\n"
 "  --contiguous; -C takes &, |, ( ), [a|b] and [a*2&b*4])\n"
+"  -L/--licenses is read and ignored: placement is about nodes\n"
+"  ('sbucket backfill' plans licences)\n"
 "'#' starts a comment. Exit status: 0, 1 for bad input, 2 for usage.\n");
 }
 

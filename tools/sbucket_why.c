@@ -30,6 +30,8 @@
 #include "sb_time.h"
 #include "sbucket.h"
 #include "sbucket_fairshare_live.h"
+#include "sbucket_why_fmt.h"
+#include "sbucket_why_limits.h"
 #include "sbucket_why_live.h"
 #include "why.h"
 #include "will_run.h"
@@ -241,6 +243,20 @@ static bool _plannable(const sbw_job_t *j)
 	return true;
 }
 
+/*
+ * Does backfill skip this job for its limits (acct_policy_job_runnable_*
+ * fail before it is planned), or its licences without bf_licenses? Then
+ * it reserves no nodes in backfill's plan.
+ */
+static bool _held_by_limit(const sbw_live_t *lv, const sbw_job_t *j)
+{
+	const char *r = sb_record_get(j->rec, "Reason");
+
+	if (sbw_limits_reason_kind(r) == SBW_REASON_OTHER)
+		return false;
+	return !lv->bf_licenses || strcmp(r, "Licenses");
+}
+
 /* The nodes a job may use: its reservation's, or all (NULL). */
 static const sb_bitmap_t *_allowed(const _model_t *m, const sbw_job_t *j)
 {
@@ -258,51 +274,6 @@ static sb_bitmap_t *_union(const sb_placement_t *pl, size_t n)
 }
 
 /* ---- text ---------------------------------------------------------------- */
-
-static void _fmt_time(int64_t t, char *buf, size_t len)
-{
-	time_t tt = (time_t) t;
-	struct tm tm;
-
-	if (t < 0) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	if (t == SB_TIME_INFINITE) {
-		snprintf(buf, len, "never");
-		return;
-	}
-	localtime_r(&tt, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
-}
-
-/* "in 4 min 54 s", "2 h 3 min ago", "now" */
-static void _fmt_rel(int64_t t, int64_t now, char *buf, size_t len)
-{
-	int64_t d = t >= now ? t - now : now - t;
-	char v[48];
-
-	if (t == SB_TIME_INFINITE) {
-		snprintf(buf, len, "no end");
-		return;
-	}
-	if (!d) {
-		snprintf(buf, len, "now");
-		return;
-	}
-	if (d < 60)
-		snprintf(v, sizeof(v), "%" PRId64 " s", d);
-	else if (d < 3600)
-		snprintf(v, sizeof(v), "%" PRId64 " min %" PRId64 " s",
-			 d / 60, d % 60);
-	else if (d < 86400)
-		snprintf(v, sizeof(v), "%" PRId64 " h %" PRId64 " min",
-			 d / 3600, d % 3600 / 60);
-	else
-		snprintf(v, sizeof(v), "%" PRId64 " days %" PRId64 " h",
-			 d / 86400, d % 86400 / 3600);
-	snprintf(buf, len, t >= now ? "in %s" : "%s ago", v);
-}
 
 static void _fmt_limit(int64_t s, char *buf, size_t len)
 {
@@ -362,40 +333,12 @@ static void _fmt_sig(const sb_node_t *n, char *buf, size_t len)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static void _jstr(const char *s)
-{
-	if (!s) {
-		fputs("null", stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char) *s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void _jkey(const char *k, int *first)
 {
 	printf("%s", *first ? "" : ",");
 	*first = 0;
-	_jstr(k);
+	sbw_jstr(k);
 	putchar(':');
-}
-
-static void _jtime(int64_t t)
-{
-	if (t < 0 || t == SB_TIME_INFINITE)
-		fputs("null", stdout);
-	else
-		printf("%" PRId64, t);
 }
 
 /* ---- what the job needs -------------------------------------------------- */
@@ -477,6 +420,10 @@ typedef struct {
 	size_t nwaits;
 	int64_t sq_start;
 	char sq_nodes[1024];
+	/* held by a limit (sbucket_why_limits.h) */
+	sbw_limits_t *lim;
+	int64_t nodes_start;		/* bf_start before the limits */
+	bool lim_unknown;		/* no start the limits allow is known */
 } _expl_t;
 
 static void _expl_fini(_expl_t *e)
@@ -490,6 +437,7 @@ static void _expl_fini(_expl_t *e)
 		sb_bitmap_free(e->ahead[i].nodes);
 	free(e->ahead);
 	free(e->waits);
+	sbw_limits_free(e->lim);
 }
 
 static int _census(_expl_t *e)
@@ -540,6 +488,7 @@ static int _plan(_expl_t *e)
 		sbw_job_t *o = &lv->jobs[i];
 
 		if (o == e->j || !_plannable(o) || !_before(lv, o, e->j) ||
+		    _held_by_limit(lv, o) ||
 		    (!o->have_req && sbw_live_request(lv, o) < 0) ||
 		    _base_reason(m, o, true))
 			continue;
@@ -763,7 +712,7 @@ static void _json_priority(const _expl_t *e, int *first)
 		putchar('{');
 		for (k = 0; k < SBW_NFACTORS; k++) {
 			printf("%s", k ? "," : "");
-			_jstr(_factor_keys[k]);
+			sbw_jstr(_factor_keys[k]);
 			printf(":%" PRId64, j->factors[k]);
 		}
 		putchar('}');
@@ -776,14 +725,14 @@ static void _json_priority(const _expl_t *e, int *first)
 			const char *why = _ahead_why(m, v[i], j, &f);
 
 			printf("%s{\"job\":", i ? "," : "");
-			_jstr(v[i]->id);
+			sbw_jstr(v[i]->id);
 			printf(",\"user\":");
-			_jstr(v[i]->user);
+			sbw_jstr(v[i]->user);
 			printf(",\"account\":");
-			_jstr(v[i]->account);
+			sbw_jstr(v[i]->account);
 			printf(",\"priority\":%" PRIu32 ",\"because\":",
 			       v[i]->priority);
-			_jstr(f >= 0 ? _factor_keys[f] : why);
+			sbw_jstr(f >= 0 ? _factor_keys[f] : why);
 			putchar('}');
 		}
 		free(v);
@@ -902,6 +851,8 @@ static void _print_pending_text(const _expl_t *e)
 		_print_census_text(e);
 	}
 	if (e->base) {
+		if (e->lim)
+			sbw_limits_print_text(e->lim);
 		printf("Planned start: select/bucket does not plan this job "
 		       "(its base does)\n");
 		goto squeue;
@@ -919,8 +870,8 @@ static void _print_pending_text(const _expl_t *e)
 			}
 			hl = _hostlist(lv, r->nodes);
 
-			_fmt_time(r->end, t1, sizeof(t1));
-			_fmt_rel(r->end, lv->now, t2, sizeof(t2));
+			sbw_fmt_time(r->end, t1, sizeof(t1));
+			sbw_fmt_rel(r->end, lv->now, t2, sizeof(t2));
 			printf("  job %-8s on %-16s ends %s (%s)\n", r->id,
 			       hl ? hl : "?", t1, t2);
 			free(hl);
@@ -940,8 +891,8 @@ static void _print_pending_text(const _expl_t *e)
 			continue;
 		}
 		hl = _hostlist(lv, a->nodes);
-		_fmt_time(a->start, t1, sizeof(t1));
-		_fmt_time(a->end, t2, sizeof(t2));
+		sbw_fmt_time(a->start, t1, sizeof(t1));
+		sbw_fmt_time(a->end, t2, sizeof(t2));
 		printf("  job %-8s on %-16s from %s to %s (priority %" PRIu32
 		       ")\n", a->job->id, hl ? hl : "?", t1, t2,
 		       a->job->priority);
@@ -958,13 +909,17 @@ static void _print_pending_text(const _expl_t *e)
 		if (!n++)
 			printf("Reservations on its nodes:\n");
 		hl = _hostlist(lv, lv->resv[i].nodes);
-		_fmt_time(lv->resv[i].start, t1, sizeof(t1));
-		_fmt_time(lv->resv[i].end, t2, sizeof(t2));
+		sbw_fmt_time(lv->resv[i].start, t1, sizeof(t1));
+		sbw_fmt_time(lv->resv[i].end, t2, sizeof(t2));
 		printf("  %-12s on %-16s from %s to %s\n", lv->resv[i].name,
 		       hl ? hl : "?", t1, t2);
 		free(hl);
 	}
-	if (e->never) {
+	if (e->lim)
+		sbw_limits_print_text(e->lim);
+	if (e->lim_unknown) {
+		printf("Planned start: cannot be known (its limits, above)\n");
+	} else if (e->never) {
 		_print_down(e);
 		printf("Planned start: never: even when every running job "
 		       "has ended, too few of these nodes are up and outside "
@@ -972,27 +927,38 @@ static void _print_pending_text(const _expl_t *e)
 	} else {
 		char *hl = _hostlist(lv, e->nodes);
 
-		_fmt_time(e->bf_start, t1, sizeof(t1));
-		_fmt_rel(e->bf_start, lv->now, t2, sizeof(t2));
+		sbw_fmt_time(e->bf_start, t1, sizeof(t1));
+		sbw_fmt_rel(e->bf_start, lv->now, t2, sizeof(t2));
 		printf("Planned start: %s (%s) on %s\n", t1, t2,
 		       hl ? hl : "?");
 		free(hl);
 		if (e->bf_resv) {
-			_fmt_time(e->start, t1, sizeof(t1));
+			sbw_fmt_time(e->start, t1, sizeof(t1));
 			printf("  reservation %s ends at %s; backfill plans "
 			       "the job at its next step after that\n",
 			       e->bf_resv, t1);
 		}
+		if (e->bf_start > e->nodes_start) {
+			sbw_fmt_time(e->nodes_start, t1, sizeof(t1));
+			printf("  its limits allow it only then; its nodes are "
+			       "free %s%s\n", e->nodes_start > lv->now ?
+			       "from " : "now", e->nodes_start > lv->now ?
+			       t1 : "");
+		}
 		if (e->nahead && !e->alone_never &&
 		    e->alone_start < e->start) {
-			_fmt_time(e->alone_start, t1, sizeof(t1));
+			sbw_fmt_time(e->alone_start, t1, sizeof(t1));
 			printf("  without the jobs planned before it: %s\n",
 			       t1);
 		}
 	}
 squeue:
-	_fmt_time(e->sq_start, t1, sizeof(t1));
-	if (e->sq_start < 0)
+	sbw_fmt_time(e->sq_start, t1, sizeof(t1));
+	if (e->sq_start < 0 && e->lim)
+		printf("squeue --start: no planned start (backfill skips a "
+		       "job its QOS or association limits hold, and plans "
+		       "licences only with bf_licenses)\n");
+	else if (e->sq_start < 0)
 		printf("squeue --start: no planned start%s\n", e->base ? "" :
 		       e->never ? " (the same)" : " (backfill has not "
 		       "planned it yet, or stops before it: bf_window, "
@@ -1000,7 +966,8 @@ squeue:
 	else
 		printf("squeue --start: %s%s%s%s\n", t1,
 		       e->sq_nodes[0] ? " on " : "", e->sq_nodes,
-		       e->base || e->never ? "" : e->sq_start == e->bf_start ?
+		       e->base || e->never || e->lim_unknown ? "" :
+		       e->sq_start == e->bf_start ?
 		       " (the same)" : " (differs: backfill has not planned "
 		       "it since, or rounds to bf_resolution)");
 	if (_priority_bucket(e->m))
@@ -1025,8 +992,8 @@ static void _print_running_text(const _expl_t *e)
 	sb_bitmap_t *mine = sb_bitmap_alloc(lv->cl.n);
 	int64_t i;
 
-	_fmt_time(j->start, t1, sizeof(t1));
-	_fmt_time(j->end, t2, sizeof(t2));
+	sbw_fmt_time(j->start, t1, sizeof(t1));
+	sbw_fmt_time(j->end, t2, sizeof(t2));
 	hl = _hostlist(lv, j->nodes);
 	{
 		char what[1200];
@@ -1063,7 +1030,7 @@ static void _print_running_text(const _expl_t *e)
 			if (r->start <= j->start || r->start <= lv->now ||
 			    sb_bitmap_test(r->nodes, (size_t) i) != 1)
 				continue;
-			_fmt_time(r->start, t1, sizeof(t1));
+			sbw_fmt_time(r->start, t1, sizeof(t1));
 			printf("Busy-later: %s was free until reservation %s "
 			       "(from %s)%s\n", lv->cl.nodes[i].name, r->name,
 			       t1, j->end >= 0 && j->end <= r->start ?
@@ -1089,7 +1056,7 @@ static void _json_census(const _expl_t *e)
 
 		printf("%s{", i ? "," : "");
 		_jkey("nodes", &first);
-		_jstr(hl);
+		sbw_jstr(hl);
 		free(hl);
 		_jkey("cpus", &first);
 		printf("%" PRIu32, rep->cpus);
@@ -1099,7 +1066,7 @@ static void _json_census(const _expl_t *e)
 		putchar('[');
 		for (k = 0; k < rep->nfeatures; k++) {
 			printf("%s", k ? "," : "");
-			_jstr(rep->features[k]);
+			sbw_jstr(rep->features[k]);
 		}
 		putchar(']');
 		_jkey("weight", &first);
@@ -1137,7 +1104,7 @@ static void _json_taken(const _expl_t *e)
 			continue;
 		hl = _hostlist(&m->lv, mine);
 		printf("%s{\"nodes\":", n++ ? "," : "");
-		_jstr(hl);
+		sbw_jstr(hl);
 		printf(",\"taken\":%zu,\"of\":%zu}", sb_bitmap_count(mine),
 		       sb_bucket_total(m->set, b));
 		free(hl);
@@ -1159,44 +1126,44 @@ static void _json(const _expl_t *e)
 
 	putchar('{');
 	_jkey("job", &first);
-	_jstr(j->id);
+	sbw_jstr(j->id);
 	_jkey("state", &first);
-	_jstr(pending ? "pending" : j->state == SBW_SUSPENDED ? "suspended" :
+	sbw_jstr(pending ? "pending" : j->state == SBW_SUSPENDED ? "suspended" :
 	      "running");
 	_jkey("reason", &first);
-	_jstr(sb_record_get(j->rec, "Reason"));
+	sbw_jstr(sb_record_get(j->rec, "Reason"));
 	_jkey("user", &first);
-	_jstr(j->user);
+	sbw_jstr(j->user);
 	_jkey("partition", &first);
-	_jstr(j->part >= 0 ? lv->parts[j->part].name : NULL);
+	sbw_jstr(j->part >= 0 ? lv->parts[j->part].name : NULL);
 	_jkey("priority", &first);
 	printf("%" PRIu32, j->priority);
 	_jkey("now", &first);
 	printf("%" PRId64, lv->now);
 	_jkey("placed_by", &first);
-	_jstr(e->base ? lv->base : "select/bucket");
+	sbw_jstr(e->base ? lv->base : "select/bucket");
 	_jkey("base_reason", &first);
-	_jstr(e->base);
+	sbw_jstr(e->base);
 	_jkey("policy", &first);
-	_jstr(sb_policy_name(m->policy->kind));
+	sbw_jstr(sb_policy_name(m->policy->kind));
 	_jkey("path", &first);
-	_jstr(e->base ? NULL : e->path ? "per-node" : "bucket");
+	sbw_jstr(e->base ? NULL : e->path ? "per-node" : "bucket");
 	_jkey("needs", &first);
 	_needs_text(&j->req.req, buf, sizeof(buf));
-	_jstr(buf);
+	sbw_jstr(buf);
 	_jkey("time_limit", &first);
-	_jtime(j->time_limit);
+	sbw_jtime(j->time_limit);
 	if (!pending) {
 		_jkey("nodes", &first);
 		hl = _hostlist(lv, j->nodes);
-		_jstr(hl);
+		sbw_jstr(hl);
 		free(hl);
 		_jkey("start", &first);
-		_jtime(j->start);
+		sbw_jtime(j->start);
 		_jkey("end", &first);
-		_jtime(j->end);
+		sbw_jtime(j->end);
 		_jkey("scheduler", &first);
-		_jstr(_by_backfill(j) ? "backfill" : "main");
+		sbw_jstr(_by_backfill(j) ? "backfill" : "main");
 		_jkey("buckets", &first);
 		_json_taken(e);
 		_jkey("busy_later", &first);
@@ -1212,11 +1179,11 @@ static void _json(const _expl_t *e)
 			sb_bitmap_and(both, j->nodes);
 			hl = _hostlist(lv, both);
 			printf("%s{\"reservation\":", n++ ? "," : "");
-			_jstr(r->name);
+			sbw_jstr(r->name);
 			printf(",\"nodes\":");
-			_jstr(hl);
+			sbw_jstr(hl);
 			printf(",\"start\":");
-			_jtime(r->start);
+			sbw_jtime(r->start);
 			printf("}");
 			free(hl);
 			sb_bitmap_free(both);
@@ -1233,11 +1200,11 @@ static void _json(const _expl_t *e)
 
 		hl = _hostlist(lv, r->nodes);
 		printf("%s{\"job\":", i ? "," : "");
-		_jstr(r->id);
+		sbw_jstr(r->id);
 		printf(",\"nodes\":");
-		_jstr(hl);
+		sbw_jstr(hl);
 		printf(",\"end\":");
-		_jtime(r->end);
+		sbw_jtime(r->end);
 		putchar('}');
 		free(hl);
 	}
@@ -1252,14 +1219,14 @@ static void _json(const _expl_t *e)
 			continue;
 		hl = _hostlist(lv, a->nodes);
 		printf("%s{\"job\":", n++ ? "," : "");
-		_jstr(a->job->id);
+		sbw_jstr(a->job->id);
 		printf(",\"priority\":%" PRIu32 ",\"nodes\":",
 		       a->job->priority);
-		_jstr(hl);
+		sbw_jstr(hl);
 		printf(",\"start\":");
-		_jtime(a->start);
+		sbw_jtime(a->start);
 		printf(",\"end\":");
-		_jtime(a->end);
+		sbw_jtime(a->end);
 		putchar('}');
 		free(hl);
 	}
@@ -1271,31 +1238,41 @@ static void _json(const _expl_t *e)
 			continue;
 		hl = _hostlist(lv, lv->resv[i].nodes);
 		printf("%s{\"name\":", n++ ? "," : "");
-		_jstr(lv->resv[i].name);
+		sbw_jstr(lv->resv[i].name);
 		printf(",\"nodes\":");
-		_jstr(hl);
+		sbw_jstr(hl);
 		printf(",\"start\":");
-		_jtime(lv->resv[i].start);
+		sbw_jtime(lv->resv[i].start);
 		printf(",\"end\":");
-		_jtime(lv->resv[i].end);
+		sbw_jtime(lv->resv[i].end);
 		putchar('}');
 		free(hl);
 	}
 	putchar(']');
+	if (e->lim) {
+		int64_t ls;
+
+		_jkey("limits", &first);
+		sbw_limits_print_json(e->lim);
+		_jkey("limits_start", &first);
+		sbw_jtime(sbw_limits_start(e->lim, &ls) ? -1 : ls);
+		_jkey("nodes_start", &first);
+		sbw_jtime(e->base || e->never ? -1 : e->nodes_start);
+	}
 	_jkey("planned_start", &first);
-	_jtime(e->base || e->never ? -1 : e->bf_start);
+	sbw_jtime(e->base || e->never || e->lim_unknown ? -1 : e->bf_start);
 	_jkey("will_run_start", &first);
-	_jtime(e->base || e->never ? -1 : e->start);
+	sbw_jtime(e->base || e->never ? -1 : e->start);
 	_jkey("planned_nodes", &first);
 	hl = e->nodes ? _hostlist(lv, e->nodes) : NULL;
-	_jstr(hl);
+	sbw_jstr(hl);
 	free(hl);
 	_jkey("never", &first);
 	printf("%s", e->never ? "true" : "false");
 	_jkey("squeue_start", &first);
-	_jtime(e->sq_start);
+	sbw_jtime(e->sq_start);
 	_jkey("squeue_nodes", &first);
-	_jstr(e->sq_nodes[0] ? e->sq_nodes : NULL);
+	sbw_jstr(e->sq_nodes[0] ? e->sq_nodes : NULL);
 	if (_priority_bucket(m))
 		_json_priority(e, &first);
 	printf("}\n");
@@ -1369,6 +1346,19 @@ int sbucket_why_main(int argc, char **argv)
 	if (e.j->state == SBW_PENDING) {
 		if (!e.base && !_plan(&e))
 			_backfill_step(&e);
+		e.nodes_start = e.bf_start;
+		if (sbw_limits_reason_kind(sb_record_get(e.j->rec, "Reason"))
+		    != SBW_REASON_OTHER) {
+			int64_t ls;
+
+			if (!(e.lim = sbw_limits_explain(&m.lv, e.j, _before,
+							 _plannable)))
+				goto out;
+			if (sbw_limits_start(e.lim, &ls))
+				e.lim_unknown = true;
+			else if (!e.base && !e.never && ls > e.bf_start)
+				e.bf_start = ls;
+		}
 		if (!e.base && (!(e.planned || e.never) ||
 				_waits(&e, e.planned ? e.nodes :
 				       e.matching) < 0))

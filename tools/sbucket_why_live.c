@@ -35,7 +35,7 @@ static const char *_bin(const char *env, const char *dflt)
  * (-1) stops the reading. Returns 0, or -1 after printing one error line
  * (the command's own first line when it fails).
  */
-static int _run(const char *env, const char *dflt, const char *args,
+int sbw_live_run(const char *env, const char *dflt, const char *args,
 		int (*fn)(void *, char *), void *arg)
 {
 	char cmd[1024], *buf = NULL, first[256] = "";
@@ -50,6 +50,9 @@ static int _run(const char *env, const char *dflt, const char *args,
 			strerror(errno));
 		return -1;
 	}
+	/* 100,000 jobs are 150 MB of scontrol output: read it in large
+	 * pieces (a failure keeps stdio's own buffer) */
+	(void) setvbuf(p, NULL, _IOFBF, 1 << 20);
 	while ((len = getline(&buf, &cap, p)) >= 0) {
 		while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
 			buf[--len] = '\0';
@@ -87,6 +90,18 @@ typedef struct {
 	char *slurm_conf;		/* SLURM_CONF, the file's path */
 } _config_t;
 
+/* Does the comma-separated list @list hold @word? */
+static bool _has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ',') && (!p[n] || p[n] == ','))
+			return true;
+	return false;
+}
+
 static int _config_line(void *arg, char *line)
 {
 	_config_t *c = arg;
@@ -116,6 +131,7 @@ static int _config_line(void *arg, char *line)
 
 		if (bf && atoi(bf + 14) > 0)
 			c->lv->bf_resolution = atoi(bf + 14);
+		c->lv->bf_licenses = _has_word(val, "bf_licenses");
 		return 0;
 	}
 	if (!strcmp(key, "NodeAllocationPolicy") ||
@@ -172,7 +188,7 @@ static int _read_config(sbw_live_t *lv)
 	char err[SB_BUCKET_CONF_ERRLEN], *text = NULL;
 	int rc = -1, ran;
 
-	ran = _run("SBUCKET_SCONTROL", "scontrol", "show config",
+	ran = sbw_live_run("SBUCKET_SCONTROL", "scontrol", "show config",
 		   _config_line, &c);
 
 	text = sb_strbuf_finish(&c.conf);
@@ -247,7 +263,7 @@ static int _records(const char *what, const char *first_key,
 	memset(rs, 0, sizeof(*rs));
 	rs->first_key = first_key;
 	snprintf(args, sizeof(args), "show %s -o", what);
-	if (_run("SBUCKET_SCONTROL", "scontrol", args, _record_line, rs) < 0) {
+	if (sbw_live_run("SBUCKET_SCONTROL", "scontrol", args, _record_line, rs) < 0) {
 		while (rs->n)
 			sb_record_free(rs->v[--rs->n]);
 		free(rs->v);
@@ -886,7 +902,8 @@ static int _sprio_line(void *arg, char *line)
 
 int sbw_live_sprio(sbw_live_t *lv)
 {
-	return _run("SBUCKET_SPRIO", "sprio", "-h -o '%i|%Y|%A|%F|%J|%P|%Q'",
+	return sbw_live_run("SBUCKET_SPRIO", "sprio",
+			    "-h -o '%i|%Y|%A|%F|%J|%P|%Q'",
 		    _sprio_line, lv);
 }
 
@@ -921,5 +938,5 @@ int sbw_live_squeue_start(const char *id, int64_t *start, char *nodes,
 	*start = -1;
 	nodes[0] = '\0';
 	snprintf(args, sizeof(args), "-h --start -j %s -o '%%S|%%Y'", id);
-	return _run("SBUCKET_SQUEUE", "squeue", args, _start_line, &s);
+	return sbw_live_run("SBUCKET_SQUEUE", "squeue", args, _start_line, &s);
 }

@@ -86,6 +86,8 @@ typedef struct {
 	bool base_cons;
 	char *priority_type, *preempt_type;
 	int64_t bf_resolution;		/* SchedulerParameters, seconds */
+	bool bf_licenses;		/* SchedulerParameters: backfill
+					 * plans licences */
 	sb_bucket_conf_t *conf;		/* bucket.conf, slurmctld's */
 	sbi_cluster_t cl;		/* nodes, by name */
 	sbw_part_t *parts;
@@ -118,6 +120,16 @@ int sbw_live_read(sbw_live_t *lv);
 int sbw_live_request(sbw_live_t *lv, sbw_job_t *j);
 
 void sbw_live_fini(sbw_live_t *lv);
+
+/*
+ * Run "BIN @args", BIN being $@env or else @dflt, with stderr joined to
+ * stdout, and hand each output line (newline removed) to @fn; a line @fn
+ * refuses (-1) stops the handing, the output is still drained. Returns
+ * 0, or -1 after printing one error line (the command's own first line
+ * when it fails).
+ */
+int sbw_live_run(const char *env, const char *dflt, const char *args,
+		 int (*fn)(void *, char *), void *arg);
 
 /*
  * The weighted priority factors of every pending job, from 'sprio -h -o'

@@ -36,6 +36,8 @@
  *   sb_slurm_time          O(1)
  *   sb_slurm_mem           O(1)
  *   sb_slurm_mem_option    O(1)
+ *   sb_licenses_parse      O(L + k), k pairs
+ *   sb_licenses_free       O(k)
  */
 #ifndef SB_SLURM_TEXT_H
 #define SB_SLURM_TEXT_H
@@ -108,5 +110,38 @@ int sb_slurm_mem(const char *s, uint64_t *mb);
  * and no P (Slurm's str_to_mbytes()). Same returns.
  */
 int sb_slurm_mem_option(const char *s, uint64_t *mb);
+
+/* One licence of a list: a name and a count. */
+typedef struct {
+	char *name;
+	int64_t count;		/* 0 .. INT32_MAX */
+} sb_license_t;
+
+/*
+ * A licence list as slurm.conf's Licenses=, sbatch's -L/--licenses and
+ * 'scontrol show job's Licenses= write it: "name[:count]" items joined
+ * by ',' or ';' ("matlab:2,fluent", "a:1;b:2"); a bare name counts 1.
+ * Into a new array *@out of *@n pairs (free with sb_licenses_free()),
+ * in the order written, repeated names kept (Slurm adds them up; the
+ * caller decides), zero counts kept. A name is at least one character,
+ * none of them a blank, a control character or one of ",;:|=()".
+ * Stricter than Slurm 22.05's reader (licenses.c,
+ * _build_license_list), which skips empty items and reads "a:" as 0.
+ * Returns 0, or -1 with errno and *@errpos (may be NULL) the offset in
+ * @s of the item at fault:
+ *   EINVAL   NULL s/out/n, an empty list or item, an empty name, a bad
+ *            character in a name, a count that is not digits
+ *   ERANGE   a count above INT32_MAX (Slurm's counts are int32_t)
+ *   ENOTSUP  '|': an OR list ("a:4|b", any one of them, as later
+ *            Slurm series read -L), which one count per name cannot
+ *            describe
+ *   ENOMEM
+ * *out and *n are set only on success.
+ */
+int sb_licenses_parse(const char *s, sb_license_t **out, size_t *n,
+		      size_t *errpos);
+
+/* Free @n pairs of @v from sb_licenses_parse(); NULL is fine. */
+void sb_licenses_free(sb_license_t *v, size_t n);
 
 #endif /* SB_SLURM_TEXT_H */

@@ -302,17 +302,6 @@ int sb_planner_fits(const sb_planner_t *p, int64_t t, int64_t d, int64_t n)
 	return _min_during(p, t, e) >= n;
 }
 
-/* First time >= s (s >= base) with fewer than n free; false if none. */
-static bool _shortage(const sb_planner_t *p, int64_t s, int64_t n,
-		      int64_t *at)
-{
-	if (_free_at(p, s) < n) {
-		*at = s;
-		return true;
-	}
-	return sb_timetree_first_lt(p->tt, s, n, at, NULL) == 0;
-}
-
 static int _query_ok(const sb_planner_t *p, int64_t d, int64_t n,
 		     const int64_t *at)
 {
@@ -334,74 +323,6 @@ int sb_planner_earliest(const sb_planner_t *p, int64_t t, int64_t d,
 		return -1;
 	return sb_timetree_fit(p->tt, t < p->base ? p->base : t, d, n,
 			       p->end, at);
-}
-
-int sb_planner_next_fit(const sb_planner_t *p, int64_t prev, int64_t d,
-			int64_t n, int64_t *at)
-{
-	int64_t s;
-
-	if (_query_ok(p, d, n, at) < 0)
-		return -1;
-	if (sb_timetree_higher(p->tt, prev, &s, NULL) < 0) {
-		errno = ENOENT;
-		return -1;
-	}
-	return sb_timetree_fit(p->tt, s, d, n, p->end, at);
-}
-
-int sb_planner_shortage(const sb_planner_t *p, int64_t t, int64_t n,
-			int64_t *at)
-{
-	int64_t q;
-
-	if (!p || !at || n < 0) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (t < p->base)
-		t = p->base;
-	if (t >= p->end || !_shortage(p, t, n, &q) || q >= p->end) {
-		errno = ENOENT;
-		return -1;
-	}
-	*at = q;
-	return 0;
-}
-
-int sb_planner_recovery(const sb_planner_t *p, int64_t t, int64_t n,
-			int64_t *at)
-{
-	int64_t s;
-
-	if (!p || !at || n < 0) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (t == INT64_MAX ||
-	    sb_timetree_first_ge(p->tt, t + 1, n, &s, NULL) < 0 ||
-	    s >= p->end) {
-		errno = ENOENT;
-		return -1;
-	}
-	*at = s;
-	return 0;
-}
-
-int sb_planner_next_point(const sb_planner_t *p, int64_t t, int64_t *at)
-{
-	int64_t s;
-
-	if (!p || !at) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (sb_timetree_higher(p->tt, t, &s, NULL) < 0 || s >= p->end) {
-		errno = ENOENT;
-		return -1;
-	}
-	*at = s;
-	return 0;
 }
 
 struct fmt_walk {

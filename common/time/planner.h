@@ -1,18 +1,33 @@
 /*
- * planner.h - units of one resource over time: spans, free-unit queries
- * and earliest fit.
+ * planner.h - units of one counted resource over time: spans, free-unit
+ * queries and earliest fit.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * A planner holds @total units of one resource over the horizon
- * [base, end), end = base + horizon (clamped to INT64_MAX). A span is a
- * reservation of @count units over [start, start + duration). The state
- * is a set of change points: base, and every span start and end; between
- * two consecutive points the number of free units is constant. The points
- * live in a timetree (timetree.h), which keeps per subtree the minimum and
- * maximum free units, so every query below is O(log n), n = number of
- * points (at most 1 + 2 * spans).
+ * What it is for (issue #25): resources that have a count and no
+ * identity, where a count of free units over time is the whole truth:
+ * licences (Licenses=matlab:8), and the TRES and job-count limits of a QOS
+ * or an association (GrpTRES=cpu=64, MaxJobsPerUser=4, ...). Callers add a
+ * span per holder (a running job from now to its end, or to the end of
+ * the horizon when it has no end; a planned job from its planned start),
+ * remove spans, and ask how many units are free at an instant, the
+ * fewest free during [t, t + d), whether A units fit during [t, t + d),
+ * and the earliest time >= t at which A units are free for d.
+ *
+ * What it is not for: nodes. A job given N nodes needs the same N nodes
+ * free throughout its run, which a count of free nodes over time cannot
+ * say; and it is slow there: a backfill pass planned on per-bucket
+ * timelines of such planners took 116 s against will_run's 1 s (#17), so
+ * nodes are planned by will_run.h on busy sets.
+ *
+ * A planner holds @total units over the horizon [base, end), end = base +
+ * horizon (clamped to INT64_MAX). A span takes @count units over [start,
+ * start + duration). The state is a set of change points: base, and every
+ * span start and end; between two consecutive points the number of free
+ * units is constant. The points live in a timetree (timetree.h), which
+ * keeps per subtree the minimum and maximum free units, so every query
+ * below is O(log n), n = number of points (at most 1 + 2 * spans).
  *
  * Operations (n = change points, b = blocking intervals crossed):
  *
@@ -26,48 +41,36 @@
  *              sb_planner_avail_during  O(log n)  min free over [t, t+d)
  *              sb_planner_fits          O(log n)  can [t, t+d) take n
  *              sb_planner_earliest      O(b log n) earliest fit >= t
- *              sb_planner_next_fit      O(b log n) next fitting point > t
- *   building   sb_planner_shortage      O(log n)  first time >= t, free < n
- *   blocks     sb_planner_recovery      O(log n)  first point > t, free >= n
- *   (multi)    sb_planner_next_point    O(log n)  first point > t
  *   text       sb_planner_fmt           O(n)      canonical state
  *   invariant  sb_planner_check         O(n + spans log spans)
  *
  * Earliest fit. For (t, d, n) the answer is the earliest time s in
  * {t} + {change points > t} such that at least n units are free during
- * all of [s, s + d) and s + d <= end. The search alternates two steps:
- * from a candidate s, find the first point in [s, s + d) where fewer than
- * n units are free (a shortage); if there is none, s is the answer;
- * otherwise jump to the first point after the shortage where n units are
- * free again (the recovery) and repeat. Each step is a search pruned by
- * the subtree min (shortage) or max (recovery), O(log n), and each round
- * skips a whole blocking interval; no point before t is ever visited.
- * Both steps run as one forward walk of the timetree (sb_timetree_fit),
- * so consecutive rounds cost a move to a neighbouring leaf rather than a
- * new descent. (Flux's planner instead pops candidate points one by one.)
- * Measured at 1M spans on a 2-core VM: 0.06 us for a request that fits
- * at once, 0.5 us for 90% of the total (a naive sorted array: 3 us and
- * 330 us); see bench/bench_planner.c.
+ * all of [s, s + d) and s + d <= end. From a candidate s, the first point
+ * in [s, s + d) with fewer than n free (a shortage) sends the search to
+ * the first point after it with n free again (the recovery); a candidate
+ * without a shortage is the answer. Both steps run as one forward walk of
+ * the timetree (sb_timetree_fit) that skips whole subtrees by their min
+ * (looking for a shortage) or max (looking for a recovery), so each
+ * blocking interval costs at most O(log n), and consecutive rounds cost a
+ * move to a neighbouring leaf rather than a new descent. No point before
+ * t is visited. Figures at 10^6 spans: bench/bench_planner.c and
+ * bench/RESULTS.md.
  *
- * Differences from Flux's planner, on purpose:
+ * Differences from Flux's planner, which this follows, on purpose:
  *  - t itself is a candidate even when it is not a change point: if the
- *    units are free at t for d, the answer is t. Flux only answers change
- *    points, so from 3500 it answers 4000 where we answer 3500, and on an
- *    empty planner it finds nothing at or after a t > base. A scheduler
- *    asking "when can this job start, not before now" wants t.
- *  - the "next" candidates are stateless: sb_planner_next_fit(p, prev, ..)
- *    gives the first fitting change point after prev, so Flux's
- *    first/next iteration is earliest(t) then next_fit(previous answer).
- *    There is no iterator to invalidate and readers can share a planner.
+ *    units are free at t for d, the answer is t ("not before now").
  *  - t before base is treated as base instead of failing.
  *  - span ids are opaque positive numbers, 1, 2, 3, ... for a planner that
- *    never removed a span; a removed span's slot is reused with a new id.
- * Ties cannot arise: answers are times and the earliest one wins.
+ *    never removed a span; a removed span's slot is reused with a new id,
+ *    so a stale id gives ENOENT, never another span.
  *
  * Times are int64_t; start + duration saturates at INT64_MAX instead of
- * wrapping, so a duration of INT64_MAX means "to the end of the horizon".
- * Unit counts are int64_t >= 0. Errors: every function returns -1 (or
- * NULL) and sets errno; a failed call changes nothing. EINVAL: a NULL
+ * wrapping, so on a planner whose end is INT64_MAX (horizon INT64_MAX) a
+ * duration of INT64_MAX means "to the end of the horizon"; on a shorter
+ * horizon pass end - start. Unit counts are int64_t >= 0; a count of 0 is
+ * allowed everywhere and always fits. Errors: every function returns -1
+ * (or NULL) and sets errno; a failed call changes nothing. EINVAL: a NULL
  * argument, duration < 1, count < 0, or a time outside the horizon where
  * the function requires one inside. ERANGE: a count above the total.
  * ENOSPC: a span does not fit. ENOENT: no such span / nothing fits before
@@ -78,12 +81,12 @@
  * point or end ("inf" for INT64_MAX); points at or after end are not
  * shown. Two adjacent intervals may show the same free units when a span
  * ends where another of the same count starts: the points are the state
- * (they are the next_fit candidates). Example, total 10 and spans
+ * (they are sb_planner_earliest's candidates). Example, total 10 and spans
  * (1,1000,5) (2000,1001,10) (10,1990,1):
  *   "[0,1):10 [1,10):5 [10,1001):4 [1001,2000):9 [2000,3001):0 [3001,inf):10"
  *
- * Not thread-safe for writers; any number of readers may share a planner
- * no one modifies.
+ * C11, no Slurm types. Not thread-safe for writers; any number of readers
+ * may share a planner no one modifies.
  */
 #ifndef SB_PLANNER_H
 #define SB_PLANNER_H
@@ -165,37 +168,6 @@ int sb_planner_fits(const sb_planner_t *p, int64_t t, int64_t d, int64_t n);
  */
 int sb_planner_earliest(const sb_planner_t *p, int64_t t, int64_t d,
 			int64_t n, int64_t *at);
-
-/*
- * As sb_planner_earliest(), but the candidates are only the change points
- * strictly after @prev: the "next candidate" after an answer prev.
- * Errors as sb_planner_earliest(). O(log n) per blocking interval.
- */
-int sb_planner_next_fit(const sb_planner_t *p, int64_t prev, int64_t d,
-			int64_t n, int64_t *at);
-
-/*
- * The first time s >= @t (t before base counts as base) at which fewer
- * than @n units are free: t itself, or a change point. Returns 0 and sets
- * *@at, or -1 with errno EINVAL (p or at NULL, n < 0) or ENOENT (none
- * before end). O(log n). Building block for multi-resource searches.
- */
-int sb_planner_shortage(const sb_planner_t *p, int64_t t, int64_t n,
-			int64_t *at);
-
-/*
- * The first change point s > @t, s < end, at which at least @n units are
- * free. Returns 0 and sets *@at, or -1 with errno EINVAL (p or at NULL,
- * n < 0) or ENOENT. O(log n).
- */
-int sb_planner_recovery(const sb_planner_t *p, int64_t t, int64_t n,
-			int64_t *at);
-
-/*
- * The first change point s > @t with s < end. Returns 0 and sets *@at, or
- * -1 with errno EINVAL (p or at NULL) or ENOENT. O(log n).
- */
-int sb_planner_next_point(const sb_planner_t *p, int64_t t, int64_t *at);
 
 /*
  * The canonical text form (above) as a new string the caller frees, or

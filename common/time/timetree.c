@@ -414,28 +414,6 @@ int sb_timetree_release(sb_timetree_t *tt, int64_t at)
 	return 0;
 }
 
-int sb_timetree_get(const sb_timetree_t *tt, int64_t at, int64_t *val,
-		    uint32_t *refs)
-{
-	const struct bt_node *x;
-	int64_t off;
-	int i;
-
-	if (!tt) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (!(x = _floor_leaf(tt, at, &i, &off)) || x->key[i] != at) {
-		errno = ENOENT;
-		return -1;
-	}
-	if (val)
-		*val = x->l.val[i] + x->tag + off;
-	if (refs)
-		*refs = x->l.refs[i];
-	return 0;
-}
-
 int sb_timetree_floor(const sb_timetree_t *tt, int64_t t, int64_t *at,
 		      int64_t *val)
 {
@@ -456,86 +434,6 @@ int sb_timetree_floor(const sb_timetree_t *tt, int64_t t, int64_t *at,
 	if (val)
 		*val = x->l.val[i] + x->tag + off;
 	return 0;
-}
-
-enum { ANY, GE, LT };
-
-static inline bool _ok(int mode, int64_t w, int64_t v)
-{
-	return mode == ANY || (mode == GE ? w >= v : w < v);
-}
-
-/*
- * First point >= a in @x whose val passes @mode against @v; @off is the
- * sum of the tags above x. Children after the one holding a lie wholly at
- * or after a, so the first of them not ruled out by its summary holds the
- * answer: at most one failed descent per level.
- */
-static bool _find(const struct bt_node *x, int64_t off, int64_t a, int64_t v,
-		  int mode, int64_t *at, int64_t *val)
-{
-	int i = _lower(x, a);
-
-	off += x->tag;
-	if (x->leaf) {
-		for (i = i < 0 || x->key[i] < a ? i + 1 : i; i < x->n; i++)
-			if (_ok(mode, x->l.val[i] + off, v)) {
-				*at = x->key[i];
-				*val = x->l.val[i] + off;
-				return true;
-			}
-		return false;
-	}
-	for (i = i < 0 ? 0 : i; i < x->n; i++) {
-		if ((mode == GE && x->in.cmx[i] + off < v) ||
-		    (mode == LT && x->in.cmn[i] + off >= v))
-			continue;
-		if (_find(x->in.child[i], off, a, v, mode, at, val))
-			return true;
-	}
-	return false;
-}
-
-static int _search(const sb_timetree_t *tt, int64_t a, int64_t v, int mode,
-		   int64_t *at, int64_t *val)
-{
-	int64_t xa, xv;
-
-	if (!tt) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (!tt->root || !_find(tt->root, 0, a, v, mode, &xa, &xv)) {
-		errno = ENOENT;
-		return -1;
-	}
-	if (at)
-		*at = xa;
-	if (val)
-		*val = xv;
-	return 0;
-}
-
-int sb_timetree_higher(const sb_timetree_t *tt, int64_t t, int64_t *at,
-		       int64_t *val)
-{
-	if (tt && t == INT64_MAX) {
-		errno = ENOENT;
-		return -1;
-	}
-	return _search(tt, t + (tt ? 1 : 0), 0, ANY, at, val);
-}
-
-int sb_timetree_first_ge(const sb_timetree_t *tt, int64_t a, int64_t v,
-			 int64_t *at, int64_t *val)
-{
-	return _search(tt, a, v, GE, at, val);
-}
-
-int sb_timetree_first_lt(const sb_timetree_t *tt, int64_t a, int64_t v,
-			 int64_t *at, int64_t *val)
-{
-	return _search(tt, a, v, LT, at, val);
 }
 
 /*
@@ -679,8 +577,8 @@ int sb_timetree_add(sb_timetree_t *tt, int64_t a, int64_t b, int64_t delta)
 	return 0;
 }
 
-static void _extreme(const struct bt_node *x, int64_t off, int64_t a,
-		     int64_t b, bool want_max, bool *found, int64_t *best)
+static void _min_range(const struct bt_node *x, int64_t off, int64_t a,
+		       int64_t b, bool *found, int64_t *best)
 {
 	int i = _lower(x, a);
 	int64_t w;
@@ -692,20 +590,19 @@ static void _extreme(const struct bt_node *x, int64_t off, int64_t a,
 				continue;
 			w = x->l.val[i] + off;
 		} else if (_covered(x, i, a, b)) {
-			w = (want_max ? x->in.cmx[i] : x->in.cmn[i]) + off;
+			w = x->in.cmn[i] + off;
 		} else {
-			_extreme(x->in.child[i], off, a, b, want_max, found,
-				 best);
+			_min_range(x->in.child[i], off, a, b, found, best);
 			continue;
 		}
-		if (!*found || (want_max ? w > *best : w < *best))
+		if (!*found || w < *best)
 			*best = w;
 		*found = true;
 	}
 }
 
-static int _range_extreme(const sb_timetree_t *tt, int64_t a, int64_t b,
-			  bool want_max, int64_t *out)
+int sb_timetree_min(const sb_timetree_t *tt, int64_t a, int64_t b,
+		    int64_t *out)
 {
 	bool found = false;
 	int64_t best = 0;
@@ -715,25 +612,13 @@ static int _range_extreme(const sb_timetree_t *tt, int64_t a, int64_t b,
 		return -1;
 	}
 	if (a < b && tt->root)
-		_extreme(tt->root, 0, a, b, want_max, &found, &best);
+		_min_range(tt->root, 0, a, b, &found, &best);
 	if (!found) {
 		errno = ENOENT;
 		return -1;
 	}
 	*out = best;
 	return 0;
-}
-
-int sb_timetree_min(const sb_timetree_t *tt, int64_t a, int64_t b,
-		    int64_t *out)
-{
-	return _range_extreme(tt, a, b, false, out);
-}
-
-int sb_timetree_max(const sb_timetree_t *tt, int64_t a, int64_t b,
-		    int64_t *out)
-{
-	return _range_extreme(tt, a, b, true, out);
 }
 
 static int _walk(const struct bt_node *x, int64_t off, sb_timetree_walk_fn fn,

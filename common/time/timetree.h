@@ -1,5 +1,6 @@
 /*
- * timetree.h - change points keyed by time, with subtree min/max of a value.
+ * timetree.h - change points keyed by time, with subtree min/max of a value:
+ * the store under the planner (planner.h).
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -8,57 +9,46 @@
  * the tree; val is an int64_t (the planner stores the units free from at up
  * to the next point). Each point is reference counted, because the planner
  * creates one per span boundary and several spans may share a boundary.
+ * It holds only what the planner uses: points in and out, the point in
+ * force at t, a range add, a range min, and the earliest-fit walk.
  *
- * It is a B+tree ordered by time: leaves hold up to 32 points, internal
- * nodes up to 32 children, and every internal node keeps, for each child,
- * the smallest time, the minimum and the maximum val below it, plus a lazy
- * "add this to everything below" tag per node. So every operation below
- * is O(log n) (n points), including adding a delta to all points of a
- * time range however many it covers, and a search can rule a child out
- * from its parent's arrays without loading it.
+ * It is a B+tree ordered by time: leaves hold up to 32 points (the
+ * fanout), internal nodes up to 32 children, and every internal node
+ * keeps, for each child, the smallest time, the minimum and the maximum
+ * val below it, plus a lazy "add this to everything below" tag per node.
+ * So every operation below is O(log n) (n points), including adding a
+ * delta to all points of a time range however many it covers, and a
+ * search can rule a child out from its parent's arrays without loading
+ * it.
  *
- * Why a B+tree and not an augmented red-black tree (issue #7 asked to
- * choose by measurement; both were built against this API and the same
- * unit tests). bench/bench_planner, 1M spans (1.8M points), 2-core VM:
- *
- *                            red-black     B+tree (32)  B+tree (32)
- *   earliest fit done by     descents      descents     one walk
- *   span add / remove /s     205k / 190k   245k / 255k  275k / 275k
- *   floor (one descent)      1.8 us        0.7 us       0.7 us
- *   earliest fit, easy       3.6 us        1.8 us       0.06 us (mean)
- *   earliest fit, 90%        6.9 us        3.6 us       0.5 us (mean)
- *
- * ("descents": alternate first_lt / first_ge from the root, as planner.h
- * describes; "one walk": sb_timetree_fit below.) With millions of points
- * nearly every node visit is a cache miss: a red-black tree is 25 to 40
- * levels deep and loads every child it rules out; a B+tree is 4 or 5
- * levels deep and rules children out from arrays in the parent, which is
- * also what lets the walk settle an easy request from the root alone.
- * Fanouts 16, 24, 32 and 64 measured within noise of each other (the
- * machine is shared; runs vary by 30%); 32 is the default, and
- * -DSB_TIMETREE_FANOUT=n overrides it, which the tests use to build deep
- * trees from few points.
+ * Why a B+tree and not an augmented red-black tree (issue #7 chose by
+ * measurement, 1M spans, 1.8M points, 2-core VM: the B+tree added and
+ * removed spans 20-40% faster and answered a descent in 0.7 us against
+ * 1.8 us). With millions of points nearly every node visit is a cache
+ * miss: a red-black tree is 25 to 40 levels deep and loads every child it
+ * rules out; a B+tree is 4 or 5 levels deep and rules children out from
+ * arrays in the parent, which is also what lets sb_timetree_fit settle an
+ * easy request from the root alone. Fanouts 16 to 64 measured within noise
+ * of each other; 32 is the default, and -DSB_TIMETREE_FANOUT=n overrides
+ * it: testsuite/unit/test_timetree builds with 4, so a few hundred points
+ * make a tree five or more levels deep and every split and collapse path
+ * runs against the oracle.
  *
  * Deletion frees empty nodes but does not merge sparse ones, so the depth
  * is bounded by the largest size the tree ever had, never by churn; a
  * root left with one child is removed.
  *
- * Operations (n = number of points):
+ * Operations (n = number of points, b = blocking intervals crossed):
  *
  *   lifecycle  sb_timetree_create    O(1)
  *              sb_timetree_destroy   O(n)      NULL is fine
  *              sb_timetree_size      O(1)
  *   points     sb_timetree_acquire   O(log n)  ref a point, create if new
  *              sb_timetree_release   O(log n)  unref, delete at zero
- *              sb_timetree_get       O(log n)  exact time
  *              sb_timetree_floor     O(log n)  last point <= t
- *              sb_timetree_higher    O(log n)  first point > t
  *   values     sb_timetree_add       O(log n)  val += d over [a, b)
  *              sb_timetree_min       O(log n)  min val over [a, b)
- *              sb_timetree_max       O(log n)  max val over [a, b)
- *   searches   sb_timetree_first_ge  O(log n)  first point >= a, val >= v
- *              sb_timetree_first_lt  O(log n)  first point >= a, val < v
- *              sb_timetree_fit       O(b log n) earliest window, val >= v
+ *   search     sb_timetree_fit       O(b log n) earliest window, val >= v
  *   walk       sb_timetree_walk      O(n)      in time order
  *   invariant  sb_timetree_check     O(n)
  *
@@ -66,7 +56,8 @@
  * call changes nothing. Searches that find nothing fail with ENOENT. Time
  * ranges [a, b) are half-open; an empty range (a >= b) holds no points.
  * The tree does not check val for overflow: the planner keeps vals within
- * [0, total]. Not thread-safe; readers may share a tree no one modifies.
+ * [0, total]. C11, no Slurm types. Not thread-safe; readers may share a
+ * tree no one modifies.
  */
 #ifndef SB_TIMETREE_H
 #define SB_TIMETREE_H
@@ -103,27 +94,12 @@ int sb_timetree_acquire(sb_timetree_t *tt, int64_t at, int64_t dflt);
 int sb_timetree_release(sb_timetree_t *tt, int64_t at);
 
 /*
- * The point at exactly @at: its val into *@val and reference count into
- * *@refs (either pointer may be NULL). Returns 0, or -1 with errno EINVAL
- * (tt NULL) or ENOENT. O(log n).
- */
-int sb_timetree_get(const sb_timetree_t *tt, int64_t at, int64_t *val,
-		    uint32_t *refs);
-
-/*
  * The last point at or before @t (the one whose val holds at @t): its time
  * into *@at and val into *@val (either may be NULL). Returns 0, or -1 with
  * errno EINVAL (tt NULL) or ENOENT (every point is after @t). O(log n).
  */
 int sb_timetree_floor(const sb_timetree_t *tt, int64_t t, int64_t *at,
 		      int64_t *val);
-
-/*
- * The first point strictly after @t, as sb_timetree_floor(). ENOENT when
- * there is none. O(log n).
- */
-int sb_timetree_higher(const sb_timetree_t *tt, int64_t t, int64_t *at,
-		       int64_t *val);
 
 /*
  * Add @delta to the val of every point whose time is in [@a, @b). Returns
@@ -133,25 +109,12 @@ int sb_timetree_higher(const sb_timetree_t *tt, int64_t t, int64_t *at,
 int sb_timetree_add(sb_timetree_t *tt, int64_t a, int64_t b, int64_t delta);
 
 /*
- * The smallest (largest) val of the points whose time is in [@a, @b), into
- * *@out. Returns 0, or -1 with errno EINVAL (tt or out NULL) or ENOENT (no
- * point in the range). O(log n).
+ * The smallest val of the points whose time is in [@a, @b), into *@out.
+ * Returns 0, or -1 with errno EINVAL (tt or out NULL) or ENOENT (no point
+ * in the range). O(log n).
  */
 int sb_timetree_min(const sb_timetree_t *tt, int64_t a, int64_t b,
 		    int64_t *out);
-int sb_timetree_max(const sb_timetree_t *tt, int64_t a, int64_t b,
-		    int64_t *out);
-
-/*
- * The first point at or after @a whose val is >= @v (first_ge) or < @v
- * (first_lt): its time into *@at and val into *@val (either may be NULL).
- * Returns 0, or -1 with errno EINVAL (tt NULL) or ENOENT. O(log n): the
- * subtree max (min) prunes every subtree that cannot hold the answer.
- */
-int sb_timetree_first_ge(const sb_timetree_t *tt, int64_t a, int64_t v,
-			 int64_t *at, int64_t *val);
-int sb_timetree_first_lt(const sb_timetree_t *tt, int64_t a, int64_t v,
-			 int64_t *at, int64_t *val);
 
 /*
  * Earliest fit: the first s in {@t} + {points after t} such that the val

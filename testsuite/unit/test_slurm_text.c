@@ -1,6 +1,6 @@
 /*
  * test_slurm_text.c - unit tests for common/slurm_text: scontrol's
- * one-line records, config lines, times and memory sizes.
+ * one-line records, config lines, times, memory sizes and licence lists.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -205,6 +205,125 @@ START_TEST(test_memory)
 }
 END_TEST
 
+/* sb_licenses_parse on @s: 0 and the pairs as "name:count ..." in @got. */
+static int _lics(const char *s, char *got, size_t len, size_t *errpos)
+{
+	sb_license_t *v;
+	size_t n, i, o = 0;
+
+	got[0] = '\0';
+	if (sb_licenses_parse(s, &v, &n, errpos))
+		return -1;
+	for (i = 0; i < n; i++)
+		o += (size_t) snprintf(got + o, len - o, "%s%s:%lld",
+				       i ? " " : "", v[i].name,
+				       (long long) v[i].count);
+	sb_licenses_free(v, n);
+	return 0;
+}
+
+START_TEST(test_licenses)
+{
+	char got[256];
+	size_t pos;
+	sb_license_t *v = (sb_license_t *) 1;
+	size_t n = 7;
+
+	ck_assert_int_eq(_lics("matlab:8", got, sizeof(got), &pos), 0);
+	ck_assert_str_eq(got, "matlab:8");
+	ck_assert_int_eq(_lics("matlab", got, sizeof(got), &pos), 0);
+	ck_assert_str_eq(got, "matlab:1");
+	/* ',' and ';' (newer scontrol prints ';'), repeats and zero kept. */
+	ck_assert_int_eq(_lics("a:2,fluent;a:0,x@db:3", got, sizeof(got),
+			       &pos), 0);
+	ck_assert_str_eq(got, "a:2 fluent:1 a:0 x@db:3");
+	ck_assert_int_eq(_lics("big:2147483647", got, sizeof(got), &pos), 0);
+	ck_assert_str_eq(got, "big:2147483647");
+
+	/* Errors: errno, and the offset of the item at fault. */
+	errno = 0;
+	ck_assert_int_eq(_lics("a:1,b:2147483648", got, sizeof(got), &pos),
+			 -1);
+	ck_assert_int_eq(errno, ERANGE);
+	ck_assert_uint_eq(pos, 4);
+	ck_assert_int_eq(_lics("a:1|b", got, sizeof(got), &pos), -1);
+	ck_assert_int_eq(errno, ENOTSUP);
+	ck_assert_uint_eq(pos, 0);
+	ck_assert_int_eq(_lics("a:1,b|c", got, sizeof(got), &pos), -1);
+	ck_assert_int_eq(errno, ENOTSUP);
+	ck_assert_uint_eq(pos, 4);
+	static const struct {
+		const char *s;
+		size_t pos;
+	} bad[] = {
+		{ "", 0 }, { ",a", 0 }, { "a,", 2 }, { "a,,b", 2 },
+		{ ":3", 0 }, { "a:", 0 }, { "a:-1", 0 }, { "a:x", 0 },
+		{ "a:1x", 0 }, { "a:1:2", 0 }, { "b,a b:1", 2 },
+		{ "a=2", 0 }, { "a(n1):1", 0 }, { "a:+1", 0 },
+		{ "a:0x10", 0 }, { "ok,a\tb", 3 }, { "a: 1", 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		errno = 0;
+		pos = 99;
+		ck_assert_msg(_lics(bad[i].s, got, sizeof(got), &pos) == -1,
+			      "'%s' parsed", bad[i].s);
+		ck_assert_msg(errno == EINVAL, "'%s': errno %d", bad[i].s,
+			      errno);
+		ck_assert_msg(pos == bad[i].pos, "'%s': offset %zu",
+			      bad[i].s, pos);
+	}
+	/* NULL arguments; errpos may be NULL; *out and *n untouched. */
+	ck_assert_int_eq(sb_licenses_parse(NULL, &v, &n, NULL), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(sb_licenses_parse("a", NULL, &n, NULL), -1);
+	ck_assert_int_eq(sb_licenses_parse("a", &v, NULL, NULL), -1);
+	ck_assert_int_eq(sb_licenses_parse("a,", &v, &n, NULL), -1);
+	ck_assert_ptr_eq(v, (sb_license_t *) 1);
+	ck_assert_uint_eq(n, 7);
+	sb_licenses_free(NULL, 3);
+}
+END_TEST
+
+/* Random text: no crash, and every success round-trips to its pairs. */
+START_TEST(test_licenses_random)
+{
+	static const char alpha[] = "ab:,;1|0 =9";
+	char s[24], back[256], again[256], first[256];
+	sb_license_t *v;
+	size_t n, i, len, o;
+	sb_test_rng_t rng;
+	int k;
+
+	sb_test_rng_seed(&rng, 25);
+	for (k = 0; k < 20000; k++) {
+		len = sb_test_rng_below(&rng, sizeof(s) - 1);
+		for (i = 0; i < len; i++)
+			s[i] = alpha[sb_test_rng_below(&rng,
+						       sizeof(alpha) - 1)];
+		s[len] = '\0';
+		if (sb_licenses_parse(s, &v, &n, NULL))
+			continue;
+		ck_assert_uint_ge(n, 1);
+		/* Written back as name:count, the pairs parse the same. */
+		for (i = o = 0; i < n; i++) {
+			ck_assert_ptr_nonnull(v[i].name);
+			ck_assert_int_gt(strlen(v[i].name), 0);
+			ck_assert_int_ge(v[i].count, 0);
+			o += (size_t) snprintf(back + o, sizeof(back) - o,
+					       "%s%s:%lld", i ? "," : "",
+					       v[i].name,
+					       (long long) v[i].count);
+		}
+		sb_licenses_free(v, n);
+		ck_assert_int_eq(_lics(s, first, sizeof(first), NULL), 0);
+		ck_assert_int_eq(_lics(back, again, sizeof(again), NULL), 0);
+		ck_assert_str_eq(first, again);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("slurm_text");
@@ -217,6 +336,8 @@ int main(void)
 	tcase_add_test(tc, test_config_line);
 	tcase_add_test(tc, test_times);
 	tcase_add_test(tc, test_memory);
+	tcase_add_test(tc, test_licenses);
+	tcase_add_test(tc, test_licenses_random);
 	suite_add_tcase(s, tc);
 	return sb_test_run(s);
 }

@@ -1,0 +1,714 @@
+/*
+ * sbucket_why_limits.c - 'sbucket why' for a job held by a counted limit
+ * (see sbucket_why_limits.h).
+ *
+ * Copyright (C) 2026 The slurm-buckets authors.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Every limit a job is subject to gets a key ("q|normal|grp|cpu",
+ * "q|normal|u|1001|jobs", "a|7|grp|mem", "l|matlab"); the keys of the job
+ * explained, and of the pending jobs before it that share one of them,
+ * make the limit plan's limits. Running jobs hold the keys already made;
+ * they are never a reason to model another limit.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "limit_plan.h"
+#include "sb_time.h"
+#include "sbucket_why_limits_priv.h"
+#include "slurm_text.h"
+
+/* ---- reasons ------------------------------------------------------------- */
+
+sbw_reason_kind_t sbw_limits_reason_kind(const char *r)
+{
+	if (!r)
+		return SBW_REASON_OTHER;
+	if (!strcmp(r, "Licenses"))
+		return SBW_REASON_COUNTED;
+	if (strncmp(r, "QOS", 3) && strncmp(r, "Assoc", 5))
+		return SBW_REASON_OTHER;
+	if (strstr(r, "Minutes") || strstr(r, "Wall") ||
+	    strstr(r, "CPUMins"))
+		return SBW_REASON_TIMED;
+	if (strstr(r, "PerJob") || strstr(r, "PerNode") ||
+	    strstr(r, "Submit") || strstr(r, "Accrue") ||
+	    strstr(r, "NotAllowed") || strstr(r, "Min") ||
+	    strstr(r, "Threshold") || !strcmp(r, "QOSJobLimit") ||
+	    !strcmp(r, "QOSResourceLimit") || !strcmp(r, "QOSTimeLimit"))
+		return SBW_REASON_OTHER;
+	return SBW_REASON_COUNTED;
+}
+
+/* The reason Slurm gives for @tres of a limit: @pre + Cpu/Mem/... + @post
+ * as slurm_protocol_defs.c spells them. */
+static void _reason_name(char *buf, size_t len, const char *scope,
+			 const char *tres)
+{
+	static const struct {
+		const char *tres, *grp, *user, *acct;
+	} names[] = {
+		{ "cpu", "CpuLimit", "CpuPerUserLimit", "CpuPerAccountLimit" },
+		{ "mem", "MemLimit", "MemoryPerUser", "MemoryPerAccount" },
+		{ "node", "NodeLimit", "NodePerUserLimit",
+		  "NodePerAccountLimit" },
+		{ "billing", "Billing", "BillingPerUser", "BillingPerAccount" },
+		{ "energy", "Energy", "EnergyPerUser", "EnergyPerAccount" },
+		{ "gres/", "GRES", "GRESPerUser", "GRESPerAccount" },
+		{ "license/", "License", "LicensePerUser",
+		  "LicensePerAccount" },
+		{ "bb/", "BB", "BBPerUser", "BBPerAccount" },
+		{ "jobs", "JobsLimit", "JobsPerUserLimit",
+		  "JobsPerAccountLimit" },
+		{ NULL, "Unknown", "UnknownPerUser", "UnknownPerAccount" },
+	};
+	size_t i;
+
+	for (i = 0; names[i].tres; i++) {
+		size_t n = strlen(names[i].tres);
+
+		if (names[i].tres[n - 1] == '/' ? !strncmp(tres, names[i].tres,
+							   n) :
+		    !strcmp(tres, names[i].tres))
+			break;
+	}
+	if (!strcmp(scope, "qos-user"))
+		snprintf(buf, len, "QOSMax%s", names[i].user);
+	else if (!strcmp(scope, "qos-account"))
+		snprintf(buf, len, "QOSMax%s", names[i].acct);
+	else if (!strcmp(scope, "assoc-max"))
+		snprintf(buf, len, "AssocMaxJobsLimit");
+	else
+		snprintf(buf, len, "%sGrp%s", !strcmp(scope, "qos") ? "QOS" :
+			 "Assoc", names[i].grp);
+}
+
+/* ---- a job's limits ------------------------------------------------------ */
+
+/* The units of TRES @name in a job's TRES= field @s ("mem" in MB). */
+static int64_t _job_tres(const char *s, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!strcmp(name, "jobs"))
+		return 1;
+	while (s && *s) {
+		if (!strncmp(s, name, n) && s[n] == '=') {
+			uint64_t mb;
+
+			if (!strcmp(name, "mem")) {
+				char v[64];
+
+				snprintf(v, sizeof(v), "%.*s",
+					 (int) strcspn(s + n + 1, ","),
+					 s + n + 1);
+				return sb_slurm_mem(v, &mb) ? 0 :
+					(int64_t) mb;
+			}
+			return (int64_t) sbw_leading_number(s + n + 1);
+		}
+		s = strchr(s, ',');
+		s = s ? s + 1 : NULL;
+	}
+	return 0;
+}
+
+/* What the walks read of a job, looked up once per job. */
+struct sbwl_jinfo {
+	bool done;
+	const sbwl_qos_t *q;
+	const sbwl_per_t *pu, *pa;		/* its user's and account's entries */
+	const sbwl_assoc_t *a;		/* its association */
+	sb_license_t *lic;		/* its licences (an OR list: none) */
+	size_t nlic;
+	const char *tres;
+	char uid[24];
+};
+
+typedef struct {
+	sbw_limits_t *ls;
+	const sbw_job_t *j;
+	const struct sbwl_jinfo *info;
+	bool create;
+	/* what to do with each (limit, units) of the job */
+	int (*fn)(sbw_limits_t *ls, const sbw_job_t *j, size_t lim,
+		  int64_t units, void *arg);
+	void *arg;
+} _walk_t;
+
+/* Room for one more element in the array *@v of *@cap: 0, or -1. */
+static int _grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap ? 2 * *cap : 16;
+	void *g;
+
+	if (n < *cap)
+		return 0;
+	if (!(g = realloc(*v, c * size)))
+		return -1;
+	*v = g;
+	*cap = c;
+	return 0;
+}
+
+/* A new limit for @key: its names, as the output shows them. */
+static int _new_limit(sbw_limits_t *ls, const char *key, const char *scope,
+		      const char *owner, const char *who, const char *tres,
+		      int64_t limit, int64_t shown)
+{
+	bool jobs = !strcmp(tres, "jobs");
+	char buf[256];
+	sbwl_lim_t *l;
+
+	if (_grow((void **) &ls->lim, &ls->caplim, ls->nlim, sizeof(*l)))
+		return sbwl_oom();
+	l = &ls->lim[ls->nlim];
+	memset(l, 0, sizeof(*l));
+	l->scope = scope;
+	l->limit = limit;
+	l->shown_use = shown;
+	l->allows = -1;
+	if (!strcmp(scope, "license"))
+		snprintf(buf, sizeof(buf), "Licenses");
+	else
+		_reason_name(buf, sizeof(buf), scope, tres);
+	if (!(l->reason = strdup(buf)) || !(l->owner = strdup(owner)) ||
+	    (who && !(l->who = strdup(who))) || !(l->tres = strdup(tres)))
+		return sbwl_oom();
+	if (!strcmp(scope, "license"))
+		snprintf(buf, sizeof(buf), "licence %s", owner);
+	else if (!strcmp(scope, "qos"))
+		snprintf(buf, sizeof(buf), "QOS %s Grp%s%s", owner,
+			 jobs ? "Jobs" : "TRES ", jobs ? "" : tres);
+	else if (!strcmp(scope, "qos-user"))
+		snprintf(buf, sizeof(buf), "QOS %s Max%sPerUser%s%s (user %s)",
+			 owner, jobs ? "Jobs" : "TRES", jobs ? "" : " ",
+			 jobs ? "" : tres, who);
+	else if (!strcmp(scope, "qos-account"))
+		snprintf(buf, sizeof(buf), "QOS %s Max%sPerAccount%s%s "
+			 "(account %s)", owner, jobs ? "Jobs" : "TRES",
+			 jobs ? "" : " ", jobs ? "" : tres, who);
+	else if (!strcmp(scope, "assoc"))
+		snprintf(buf, sizeof(buf), "association %s%s%s Grp%s%s", owner,
+			 who ? " user " : "", who ? who : "",
+			 jobs ? "Jobs" : "TRES ", jobs ? "" : tres);
+	else
+		snprintf(buf, sizeof(buf), "association %s user %s MaxJobs",
+			 owner, who ? who : "?");
+	if (!(l->what = strdup(buf)) || sbwl_map_put(&ls->lim_by, key, ls->nlim))
+		return sbwl_oom();
+	ls->nlim++;
+	return 0;
+}
+
+/*
+ * The limit whose key is @parts joined (its last part the TRES) with
+ * @units of the job: found, or made when the walk may make limits, and
+ * handed to the walk's function. Unset limits and TRES the job does not
+ * use are passed over before a key is built.
+ */
+static int _one(_walk_t *w, const char *const *parts, size_t nparts,
+		const char *scope, const char *owner, const char *who,
+		int64_t limit, int64_t shown, int64_t units)
+{
+	sbw_limits_t *ls = w->ls;
+	const char *tres = parts[nparts - 1];
+	char key[SB_KEY];
+	size_t i;
+
+	if (limit == NONE || units <= 0)
+		return 0;
+	sbwl_cat(key, parts, nparts);
+	if ((i = sbwl_map_get(&ls->lim_by, key)) == SIZE_MAX) {
+		if (!w->create)
+			return 0;
+		if (_new_limit(ls, key, scope, owner, who, tres, limit,
+			       shown) < 0)
+			return -1;
+		i = ls->nlim - 1;
+	}
+	return w->fn(ls, w->j, i, units, w->arg);
+}
+
+static const sbwl_qos_t *_qos(const sbw_limits_t *ls, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < ls->nqos; i++)
+		if (!strcmp(ls->qos[i].name, name))
+			return &ls->qos[i];
+	return NULL;
+}
+
+static const sbwl_per_t *_per(const sbwl_per_t *v, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < n; i++)
+		if (!strcmp(v[i].name, name))
+			return &v[i];
+	return NULL;
+}
+
+/* Each TRES limit of @t; the key is @kpre's parts and the TRES. */
+static int _tres_limits(_walk_t *w, const char **kpre, size_t nk,
+			const char *scope, const char *owner, const char *who,
+			const sbwl_tres_t *t, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		kpre[nk] = t[i].name;
+		if (_one(w, kpre, nk + 1, scope, owner, who, t[i].limit,
+			 t[i].used, _job_tres(w->info->tres, t[i].name)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The association of @acct and @user in @part, else in no partition. */
+static const sbwl_assoc_t *_assoc_of(const sbw_limits_t *ls, const char *acct,
+				 const char *user, const char *part)
+{
+	const char *parts[] = { acct, user, part ? part : "" };
+	char key[SB_KEY];
+	size_t i;
+
+	sbwl_cat(key, parts, 3);
+	if ((i = sbwl_map_get(&ls->assoc_by, key)) == SIZE_MAX && part &&
+	    *part) {
+		parts[2] = "";
+		sbwl_cat(key, parts, 3);
+		i = sbwl_map_get(&ls->assoc_by, key);
+	}
+	return i == SIZE_MAX ? NULL : &ls->assoc[i];
+}
+
+/* What the walks need of job @j (once). */
+static const struct sbwl_jinfo *_info(sbw_limits_t *ls, const sbw_job_t *j)
+{
+	struct sbwl_jinfo *in = &ls->info[j - ls->lv->jobs];
+	const char *uid, *c, *lic;
+
+	if (in->done)
+		return in;
+	in->done = true;
+	in->q = _qos(ls, sb_record_value(j->rec, "QOS"));
+	if ((uid = sb_record_get(j->rec, "UserId")) && (c = strchr(uid, '(')))
+		snprintf(in->uid, sizeof(in->uid), "%.*s",
+			 (int) strcspn(c + 1, ")"), c + 1);
+	if (in->q) {
+		in->pu = _per(in->q->user, in->q->nuser, in->uid);
+		in->pa = _per(in->q->acct, in->q->nacct, j->account);
+	}
+	/* "lic:1", "a:1;b:2" (24.11 and later join with ';'); an OR list
+	 * ("a|b", 26.05) names no count of one licence: left out */
+	if ((lic = sb_record_value(j->rec, "Licenses")) &&
+	    sb_licenses_parse(lic, &in->lic, &in->nlic, NULL) < 0) {
+		in->lic = NULL;
+		in->nlic = 0;
+	}
+	in->tres = sb_record_get(j->rec, "TRES");
+	in->a = j->account ? _assoc_of(ls, j->account, j->user,
+				       sb_record_get(j->rec, "Partition")) :
+		NULL;
+	return in;
+}
+
+/* Hand every limit job @j is subject to to @w's function. */
+static int _walk(_walk_t *w)
+{
+	sbw_limits_t *ls = w->ls;
+	const struct sbwl_jinfo *in = w->info;
+	const char *k[6];
+	const sbwl_qos_t *q = in->q;
+	const sbwl_assoc_t *a = in->a;
+	char id[16];
+	size_t depth, l;
+
+	/* its licences, as many units as it asks of each */
+	for (l = 0; l < in->nlic; l++) {
+		size_t i;
+
+		k[0] = "l";
+		k[1] = in->lic[l].name;
+		for (i = 0; i < ls->nlic; i++)
+			if (!strcmp(ls->lic[i].name, k[1]) &&
+			    _one(w, k, 2, "license", k[1], NULL,
+				 ls->lic[i].total, ls->lic[i].used,
+				 in->lic[l].count) < 0)
+				return -1;
+	}
+	if (q) {
+		k[0] = "q";
+		k[1] = q->name;
+		k[2] = "grp";
+		if (_tres_limits(w, k, 3, "qos", q->name, NULL, q->grp,
+				 q->ngrp) < 0)
+			return -1;
+		k[3] = "jobs";
+		if (_one(w, k, 4, "qos", q->name, NULL, q->grp_jobs,
+			 q->grp_jobs_used, 1) < 0)
+			return -1;
+		if (in->pu) {
+			k[2] = "u";
+			k[3] = in->uid;
+			if (_tres_limits(w, k, 4, "qos-user", q->name,
+					 w->j->user, in->pu->tres,
+					 in->pu->ntres) < 0)
+				return -1;
+			k[4] = "jobs";
+			if (_one(w, k, 5, "qos-user", q->name, w->j->user,
+				 in->pu->max_jobs, in->pu->jobs, 1) < 0)
+				return -1;
+		}
+		if (in->pa) {
+			k[2] = "a";
+			k[3] = in->pa->name;
+			if (_tres_limits(w, k, 4, "qos-account", q->name,
+					 in->pa->name, in->pa->tres,
+					 in->pa->ntres) < 0)
+				return -1;
+			k[4] = "jobs";
+			if (_one(w, k, 5, "qos-account", q->name,
+				 in->pa->name, in->pa->max_jobs, in->pa->jobs,
+				 1) < 0)
+				return -1;
+		}
+	}
+	/* the association and its ancestors (a bound on the walk guards
+	 * against a cycle in what was printed) */
+	k[0] = "a";
+	k[1] = id;
+	if (a) {
+		snprintf(id, sizeof(id), "%" PRIu32, a->id);
+		k[2] = "max";
+		k[3] = "jobs";
+		if (_one(w, k, 4, "assoc-max", a->account, a->user, a->max_jobs,
+			 a->max_jobs_used, 1) < 0)
+			return -1;
+	}
+	for (depth = 0; a && depth < 64; depth++) {
+		const char *who = a->user[0] ? a->user : NULL;
+
+		snprintf(id, sizeof(id), "%" PRIu32, a->id);
+		k[2] = "grp";
+		if (_tres_limits(w, k, 3, "assoc", a->account, who, a->grp,
+				 a->ngrp) < 0)
+			return -1;
+		k[3] = "jobs";
+		if (_one(w, k, 4, "assoc", a->account, who, a->grp_jobs,
+			 a->grp_jobs_used, 1) < 0)
+			return -1;
+		/* a user's association -> its account's -> the parent's */
+		if (who)
+			a = _assoc_of(ls, a->account, "", "");
+		else if (a->parent[0])
+			a = _assoc_of(ls, a->parent, "", "");
+		else
+			a = NULL;
+	}
+	return 0;
+}
+
+static int _walk_job(sbw_limits_t *ls, const sbw_job_t *j, bool create,
+		     int (*fn)(sbw_limits_t *, const sbw_job_t *, size_t,
+			       int64_t, void *), void *arg)
+{
+	_walk_t w = { ls, j, _info(ls, j), create, fn, arg };
+
+	return _walk(&w);
+}
+
+/* ---- planning ------------------------------------------------------------ */
+
+static int _add_use(sbw_limits_t *ls, const sbw_job_t *j, size_t lim,
+		    int64_t units, bool ahead)
+{
+	sbwl_use_t *u;
+
+	if (_grow((void **) &ls->use, &ls->capuse, ls->nuse, sizeof(*u)))
+		return sbwl_oom();
+	u = &ls->use[ls->nuse++];
+	u->job = j;
+	u->lim = lim;
+	u->units = units;
+	u->ahead = ahead;
+	u->start = -1;
+	u->end = j->time_limit == SB_TIME_INFINITE || j->end < 0 ?
+		SB_TIME_INFINITE : j->end;
+	return 0;
+}
+
+static int _mark(sbw_limits_t *ls, const sbw_job_t *j, size_t lim,
+		 int64_t units, void *arg)
+{
+	*(bool *) arg = true;
+	return 0;
+}
+
+static int _target(sbw_limits_t *ls, const sbw_job_t *j, size_t lim,
+		   int64_t units, void *arg)
+{
+	ls->lim[lim].need += units;
+	return 0;
+}
+
+static int _holder(sbw_limits_t *ls, const sbw_job_t *j, size_t lim,
+		   int64_t units, void *arg)
+{
+	ls->lim[lim].held += units;
+	return _add_use(ls, j, lim, units, false);
+}
+
+static int _ahead_use(sbw_limits_t *ls, const sbw_job_t *j, size_t lim,
+		      int64_t units, void *arg)
+{
+	return _add_use(ls, j, lim, units, true);
+}
+
+static int _need(sbw_limits_t *ls, const sbw_job_t *j, size_t lim,
+		 int64_t units, void *arg)
+{
+	((int64_t *) arg)[lim] += units;
+	return 0;
+}
+
+/* qsort has no context argument: the order's, for one call. */
+static const sbw_live_t *_sort_lv;
+static sbw_before_fn _sort_before;
+
+static int _by_order(const void *pa, const void *pb)
+{
+	const sbw_job_t *a = *(const sbw_job_t *const *) pa;
+	const sbw_job_t *b = *(const sbw_job_t *const *) pb;
+
+	if (_sort_before(_sort_lv, a, b))
+		return -1;
+	return _sort_before(_sort_lv, b, a) ? 1 : 0;
+}
+
+static int64_t _duration(const sbw_job_t *j)
+{
+	return j->time_limit > 0 ? j->time_limit : 1;
+}
+
+/* Why no start is known, into ls->why (the first cause found). */
+static void _why_unknown(sbw_limits_t *ls)
+{
+	size_t i;
+
+	for (i = 0; i < ls->nlim; i++) {
+		const sbwl_lim_t *l = &ls->lim[i];
+
+		if (l->need > l->limit) {
+			snprintf(ls->why, sizeof(ls->why), "it needs %" PRId64
+				 " of %s, more than its limit %" PRId64 ": "
+				 "never", l->need, l->what, l->limit);
+			return;
+		}
+	}
+	for (i = 0; i < ls->nuse; i++) {
+		const sbwl_use_t *u = &ls->use[i];
+
+		if (ls->lim[u->lim].need && u->end == SB_TIME_INFINITE &&
+		    (!u->ahead || u->start >= 0)) {
+			snprintf(ls->why, sizeof(ls->why), "%s job %s holds "
+				 "%" PRId64 " of %s%s and has no time limit",
+				 u->ahead ? "the planned" : "running",
+				 u->job->id, u->units, ls->lim[u->lim].what,
+				 u->ahead ? " before it" : "");
+			return;
+		}
+	}
+	snprintf(ls->why, sizeof(ls->why), "the units it needs never free");
+}
+
+static int _plan(sbw_limits_t *ls, sbw_before_fn before,
+		 bool (*plannable)(const sbw_job_t *))
+{
+	sbw_live_t *lv = ls->lv;
+	const sbw_job_t **ahead = NULL;
+	int64_t *lim = NULL, *need = NULL, start;
+	sb_limit_plan_t *lp = NULL;
+	size_t i, k, nahead = 0;
+	int rc = -1;
+
+	/* 1. the job's limits, then the pending jobs before it sharing one
+	 * (with their own limits too) */
+	if (_walk_job(ls, ls->j, true, _target, NULL) < 0)
+		return -1;
+	if (!(ahead = calloc(lv->njobs + 1, sizeof(*ahead))))
+		return sbwl_oom();
+	for (i = 0; i < lv->njobs; i++) {
+		const sbw_job_t *o = &lv->jobs[i];
+		bool shares = false;
+
+		if (o == ls->j || !plannable(o) || !before(lv, o, ls->j) ||
+		    _walk_job(ls, o, false, _mark, &shares) < 0)
+			continue;
+		if (shares)
+			ahead[nahead++] = o;
+	}
+	for (i = 0; i < nahead; i++)
+		if (_walk_job(ls, ahead[i], true, _mark, &(bool){ false }) < 0)
+			goto out;
+	/* 2. what the running jobs hold */
+	for (i = 0; i < lv->njobs; i++) {
+		const sbw_job_t *o = &lv->jobs[i];
+
+		if ((o->state == SBW_RUNNING || o->state == SBW_SUSPENDED) &&
+		    _walk_job(ls, o, false, _holder, NULL) < 0)
+			goto out;
+	}
+	if (!(lim = calloc(ls->nlim + 1, sizeof(*lim))) ||
+	    !(need = calloc(ls->nlim + 1, sizeof(*need)))) {
+		sbwl_oom();
+		goto out;
+	}
+	for (k = 0; k < ls->nlim; k++)
+		lim[k] = ls->lim[k].limit;
+	if (!(lp = sb_limit_plan_create(lv->now, lim, ls->nlim)))
+		goto oom;
+	for (i = 0; i < ls->nuse; i++)
+		if (sb_limit_plan_hold(lp, ls->use[i].lim, ls->use[i].units,
+				       ls->use[i].end) < 0)
+			goto oom;
+	/* units Slurm counts that no running job shows (completing jobs):
+	 * about to be released */
+	for (k = 0; k < ls->nlim; k++)
+		if (ls->lim[k].shown_use > ls->lim[k].held &&
+		    sb_limit_plan_hold(lp, k, ls->lim[k].shown_use -
+				       ls->lim[k].held, lv->now + 1) < 0)
+			goto oom;
+	/* 3. the jobs before it, in backfill's order, each at its earliest */
+	_sort_lv = lv;
+	_sort_before = before;
+	qsort(ahead, nahead, sizeof(*ahead), _by_order);
+	for (i = 0; i < nahead; i++) {
+		size_t u0 = ls->nuse;
+
+		memset(need, 0, ls->nlim * sizeof(*need));
+		if (_walk_job(ls, ahead[i], false, _ahead_use, NULL) < 0 ||
+		    _walk_job(ls, ahead[i], false, _need, need) < 0)
+			goto out;
+		if (sb_limit_plan_earliest(lp, need, lv->now,
+					   _duration(ahead[i]), &start) < 0) {
+			if (errno != ENOENT)
+				goto oom;
+			continue;	/* never: it takes nothing */
+		}
+		if (sb_limit_plan_add(lp, need, start, _duration(ahead[i])) < 0)
+			goto oom;
+		for (k = u0; k < ls->nuse; k++) {
+			ls->use[k].start = start;
+			ls->use[k].end = sb_time_add(start,
+						     _duration(ahead[i]));
+		}
+	}
+	/* 4. the job: every limit at once, and each alone */
+	memset(need, 0, ls->nlim * sizeof(*need));
+	for (k = 0; k < ls->nlim; k++)
+		need[k] = ls->lim[k].need;
+	ls->start = -1;
+	if (!sb_limit_plan_earliest(lp, need, lv->now, _duration(ls->j),
+				    &start))
+		ls->start = start;
+	else if (errno != ENOENT)
+		goto oom;
+	for (k = 0; k < ls->nlim; k++) {
+		if (!need[k])
+			continue;
+		if (!sb_limit_plan_earliest_one(lp, k, need[k], lv->now,
+						_duration(ls->j), &start))
+			ls->lim[k].allows = start;
+		else if (errno != ENOENT)
+			goto oom;
+	}
+	if (ls->start < 0)
+		_why_unknown(ls);
+	rc = 0;
+	goto out;
+oom:
+	sbwl_oom();
+out:
+	sb_limit_plan_destroy(lp);
+	free(lim);
+	free(need);
+	free(ahead);
+	return rc;
+}
+
+sbw_limits_t *sbw_limits_explain(sbw_live_t *lv, sbw_job_t *j,
+				 sbw_before_fn before,
+				 bool (*plannable)(const sbw_job_t *))
+{
+	sbw_limits_t *ls = calloc(1, sizeof(*ls));
+
+	if (!ls) {
+		sbwl_oom();
+		return NULL;
+	}
+	ls->lv = lv;
+	ls->j = j;
+	ls->start = -1;
+	ls->reason = sb_record_get(j->rec, "Reason");
+	ls->kind = sbw_limits_reason_kind(ls->reason);
+	if (!(ls->info = calloc(lv->njobs + 1, sizeof(*ls->info)))) {
+		free(ls);
+		sbwl_oom();
+		return NULL;
+	}
+	if (sbwl_read(ls) < 0 || _plan(ls, before, plannable) < 0) {
+		sbw_limits_free(ls);
+		return NULL;
+	}
+	if (ls->kind == SBW_REASON_TIMED) {
+		ls->start = -1;
+		snprintf(ls->why, sizeof(ls->why), "%s frees only as usage "
+			 "decays or running jobs' remaining time shrinks "
+			 "(GrpTRESMins, GrpTRESRunMins, GrpWall), which "
+			 "sbucket does not plan", ls->reason);
+	} else if (!ls->nlim && ls->kind == SBW_REASON_COUNTED) {
+		snprintf(ls->why, sizeof(ls->why), "slurmctld shows no set "
+			 "limit of %s that the job needs (the partition's QOS "
+			 "is not modelled)", ls->reason);
+	}
+	return ls;
+}
+
+void sbw_limits_free(sbw_limits_t *ls)
+{
+	size_t i;
+
+	if (!ls)
+		return;
+	sbwl_read_fini(ls);
+	for (i = 0; i < ls->nlim; i++) {
+		free(ls->lim[i].reason);
+		free(ls->lim[i].what);
+		free(ls->lim[i].owner);
+		free(ls->lim[i].who);
+		free(ls->lim[i].tres);
+	}
+	free(ls->lim);
+	sbwl_map_fini(&ls->lim_by);
+	free(ls->use);
+	for (i = 0; ls->info && i < ls->lv->njobs; i++)
+		sb_licenses_free(ls->info[i].lic, ls->info[i].nlic);
+	free(ls->info);
+	free(ls);
+}
+
+int sbw_limits_start(const sbw_limits_t *ls, int64_t *start)
+{
+	*start = ls->start;
+	return ls->start < 0 ? 1 : 0;
+}
+
