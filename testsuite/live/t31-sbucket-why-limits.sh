@@ -13,8 +13,9 @@
 #         sbl2 runs U2 (-t 2); sbl1's UW (-N1 -c2) waits
 #         (QOSMaxCpuPerUserLimit) and starts at U1's end: U2 is another
 #         user's and does not hold sbl1's limit.
-# (-N1 -c2, not -n2: select/bucket places the job itself then, so it
-# plans it; -n2 on one node goes to the base, task_count.)
+# Every job asks for -N1 and the QOS ones for -c2, not -n2: select/bucket
+# places such jobs itself, so sbucket why plans them (a node range or
+# more tasks than nodes go to the base: node_range, task_count).
 # Then SchedulerParameters gets bf_licenses (scontrol reconfigure) and the
 # licence scenario runs again on licence blic (BA, BB, BW1, BW2): there
 # backfill plans licences, so squeue --start gives the waiting jobs a
@@ -91,14 +92,54 @@ _reason_is() { [ "$(_reason "$1")" = "$2" ]; }
 _sq_start() { squeue -h --start -j "$1" -o '%S|%Y' 2>/dev/null; }
 _sq_start_epoch() { local s; s=$(_sq_start "$1"); _epoch "${s%%|*}"; }
 _planned() { [ -n "$(_sq_start_epoch "$1")" ]; }
+# Every job -N1: without it a job's node count is a range (NumNodes=1
+# with no upper end) and select/bucket leaves it to its base (node_range).
 _sub() {	# USER ARGS... -> job id
 	local u=$1
 	shift
 	if [ "$u" = root ]; then
-		sbatch --parsable -o /dev/null "$@" --wrap 'sleep 600'
+		sbatch --parsable -N1 -o /dev/null "$@" --wrap 'sleep 600'
 	else
-		runuser -u "$u" -- sbatch --parsable -A acctl -o /dev/null "$@" --wrap 'sleep 600'
+		runuser -u "$u" -- sbatch --parsable -N1 -A acctl -o /dev/null "$@" --wrap 'sleep 600'
 	fi
+}
+
+# ---- sbucket why ------------------------------------------------------------
+# A value of its --json (the last "KEY": at any depth; planned_start and
+# squeue_start are the top level's: nothing after them has such keys).
+_jget() { sed -n "s/.*\"$1\":\(null\|-\{0,1\}[0-9][0-9]*\|\"[^\"]*\"\).*/\1/p" <<<"$2"; }
+# its "limits" array
+_jlimits() { sed -n 's/.*"limits":\[\(.*\)\],"limits_start".*/\1/p' <<<"$1"; }
+# what each waiting job's "limits" must say (after its "reason")
+declare -A LIMIT_IS=([W1]='"scope":"license","license":"lic"'
+	[W2]='"scope":"license","license":"lic"'
+	[BW1]='"scope":"license","license":"blic"'
+	[BW2]='"scope":"license","license":"blic"'
+	[GW]='"scope":"qos","qos":"lim4","tres":"cpu","limit":4'
+	[UW]='"scope":"qos-user","qos":"limu","user":"sbl1","tres":"cpu","limit":2')
+declare -A PLANNED=()
+_hm() { date -d @"$1" +%FT%T; }
+# sbucket why for waiting job NAME, whose holder ends at END[HOLDER]:
+# planned start, the limit it names, the text's lines, squeue --start.
+_why_checks() {	# NAME
+	local n=$1 j=${JOB[$1]} h=${HOLDER[$1]} json text lim ps sq
+	json=$("$SBUCKET" why --json "$j" 2>&1)
+	text=$("$SBUCKET" why "$j" 2>&1)
+	sed 's/^/#   /' <<<"$text"
+	ps=$(_jget planned_start "$json")
+	PLANNED[$n]=$ps
+	sq=$(_sq_start_epoch "$j")
+	note "sbucket why $n job $j: planned_start ${ps:-?} ($( [ -n "$ps" ] && [ "$ps" != null ] && _hm "$ps")), squeue --start '$(_sq_start "$j")' (${sq:-none}), $h's end ${END[$h]}"
+	check "sbucket why $n: planned start ${ps:-?} is $h's end ${END[$h]}" \
+		test "$ps" = "${END[$h]}"
+	check "sbucket why $n: the text says Planned start: $(_hm "${END[$h]}")" \
+		grep -q "^Planned start: $(_hm "${END[$h]}")" <<<"$text"
+	lim=$(_jlimits "$json")
+	check "sbucket why $n: its limits name ${WANT[$n]}: ${LIMIT_IS[$n]}" \
+		grep -qF "\"reason\":\"${WANT[$n]}\",\"name\":" <<<"$lim"
+	check "... ${LIMIT_IS[$n]}" grep -qF "${LIMIT_IS[$n]}" <<<"$lim"
+	check "sbucket why $n: $h (job ${JOB[$h]}) is among its holders" \
+		grep -qE "\\{\"job\":\"${JOB[$h]}\",\"user\":\"[^\"]*\",\"units\":[0-9]+,\"end\":${END[$h]}\\}" <<<"$lim"
 }
 
 declare -A JOB=() END=() REASON=() SQ=() STARTED=()
@@ -160,8 +201,8 @@ check "holders A, B (lic) run" _holders \
 	"A|root|-L lic:1 -t 1" "B|root|-L lic:1 -t 2"
 sleep 3
 check "holders G1, G2 (lim4), U1, U2 (limu) run" _holders \
-	"G1|sbl3|-q lim4 -N1 -c2 -t 1" "G2|sbl3|-q lim4 -N1 -c2 -t 2" \
-	"U1|sbl1|-q limu -N1 -c2 -t 1" "U2|sbl2|-q limu -N1 -c2 -t 2"
+	"G1|sbl3|-q lim4 -c2 -t 1" "G2|sbl3|-q lim4 -c2 -t 2" \
+	"U1|sbl1|-q limu -c2 -t 1" "U2|sbl2|-q limu -c2 -t 2"
 for n in A B G1 G2 U1 U2; do _record_holder "$n"; done
 declare -A WANT=([W1]=Licenses [W2]=Licenses [GW]=QOSGrpCpuLimit
 	[UW]=QOSMaxCpuPerUserLimit [BW1]=Licenses [BW2]=Licenses)
@@ -171,8 +212,8 @@ JOB[W1]=$(_sub root -L lic:1 -t 1)
 wait_for 20 _reason_is "${JOB[W1]}" Licenses
 # later, and ahead of W1: root may lower a job's nice below 0
 JOB[W2]=$(_sub root -L lic:1 -t 1 --nice=-1000)
-JOB[GW]=$(_sub sbl3 -q lim4 -N1 -c2 -t 1)
-JOB[UW]=$(_sub sbl1 -q limu -N1 -c2 -t 1)
+JOB[GW]=$(_sub sbl3 -q lim4 -c2 -t 1)
+JOB[UW]=$(_sub sbl1 -q limu -c2 -t 1)
 # the holder each waiting job waits for
 declare -A HOLDER=([W1]=B [W2]=A [GW]=G1 [UW]=U1 [BW1]=BB [BW2]=BA)
 for n in W1 W2 GW UW; do
@@ -195,6 +236,11 @@ done
 [ -n "$CAP" ] && for n in A B W1 W2 G1 G2 GW U1 U2 UW; do
 	echo "$n ${JOB[$n]}"
 done >"$CAP/names"
+for n in W2 W1 GW UW; do _why_checks "$n"; done
+# U2 runs in limu too, but as sbl2: not one of UW's holders
+_holds_not() { ! _jlimits "$("$SBUCKET" why --json "$1" 2>&1)" | grep -qF "{\"job\":\"$2\""; }
+check "sbucket why UW: U2 (job ${JOB[U2]}, sbl2's) does not hold sbl1's limit" \
+	_holds_not "${JOB[UW]}" "${JOB[U2]}"
 
 # ---- phase 2: bf_licenses, on licence blic ----------------------------------
 sed -i 's/^SchedulerParameters=.*/&,bf_licenses/' "$SLURM_CONF"
@@ -227,6 +273,16 @@ done
 [ -n "$CAP" ] && for n in BA BB BW1 BW2; do
 	echo "$n ${JOB[$n]}"
 done >"$CAP/bf_licenses/names"
+# With bf_licenses backfill plans licences: its start is the peer
+for n in BW2 BW1; do _why_checks "$n"; done
+for n in BW2 BW1 W2 W1; do
+	ps=$(_jget planned_start "$("$SBUCKET" why --json "${JOB[$n]}" 2>&1)")
+	sq=$(_sq_start_epoch "${JOB[$n]}")
+	note "bf_licenses: $n job ${JOB[$n]}: sbucket why ${ps:-?}, squeue --start ${sq:-none}"
+	# (bf_resolution=1: backfill's times are whole seconds, as ours)
+	check "bf_licenses: sbucket why $n's planned start ($ps) equals squeue --start's (${sq:-none})" \
+		test -n "$sq" -a "$ps" = "$sq"
+done
 
 # ---- the starts ---------------------------------------------------------------
 WAITERS="W1 W2 GW UW BW1 BW2"
@@ -257,6 +313,10 @@ for n in $WAITERS; do
 	fi
 	check "$n starts at $h's end ${END[$h]} or up to ${ALLOW} s later (${s:-never})" \
 		test -n "$s" -a "${s:-0}" -ge "${END[$h]}" -a "${s:-0}" -le $((${END[$h]} + ALLOW))
+	p=${PLANNED[$n]:-}
+	[[ $p =~ ^[0-9]+$ ]] || p=0
+	check "$n starts by sbucket why's planned start ${PLANNED[$n]:-?} + ${ALLOW} s (${s:-never}, $(( ${s:-0} - p )) s after it)" \
+		test -n "$s" -a "$p" -gt 0 -a "${s:-0}" -ge "$p" -a "${s:-0}" -le $((p + ALLOW))
 done
 check "W2 (higher priority, later) started before W1" \
 	test "${STARTED[W2]:-9999999999}" -lt "${STARTED[W1]:-0}"
