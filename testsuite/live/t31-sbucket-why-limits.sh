@@ -32,8 +32,9 @@
 # sacctmgr printed while every waiting job waits (DIR, and DIR/bf_licenses
 # after bf_licenses is on), with DIR/notes: each holder's start and end,
 # each waiting job's reason, squeue --start's answer and the time it
-# really started, and DIR/names (each job's name here and its id); for
-# the golden cases of sbucket why.
+# really started, DIR/names (each job's name here and its id) and what
+# sbucket why printed (why.ID, why-json.ID); for the golden cases of
+# sbucket why.
 . "$(dirname "$0")/../cluster/harness.sh"
 
 SBUCKET=${SBUCKET:-$SB_TOP_BUILDDIR/tools/sbucket}
@@ -126,6 +127,10 @@ _why_checks() {	# NAME
 	json=$("$SBUCKET" why --json "$j" 2>&1)
 	text=$("$SBUCKET" why "$j" 2>&1)
 	sed 's/^/#   /' <<<"$text"
+	if [ -n "${WHY_DIR:-}" ]; then
+		echo "$text" >"$WHY_DIR/why.$j"
+		echo "$json" >"$WHY_DIR/why-json.$j"
+	fi
 	ps=$(_jget planned_start "$json")
 	PLANNED[$n]=$ps
 	sq=$(_sq_start_epoch "$j")
@@ -236,6 +241,7 @@ done
 [ -n "$CAP" ] && for n in A B W1 W2 G1 G2 GW U1 U2 UW; do
 	echo "$n ${JOB[$n]}"
 done >"$CAP/names"
+WHY_DIR=$CAP
 for n in W2 W1 GW UW; do _why_checks "$n"; done
 # U2 runs in limu too, but as sbl2: not one of UW's holders
 _holds_not() { ! _jlimits "$("$SBUCKET" why --json "$1" 2>&1)" | grep -qF "{\"job\":\"$2\""; }
@@ -274,6 +280,7 @@ done
 	echo "$n ${JOB[$n]}"
 done >"$CAP/bf_licenses/names"
 # With bf_licenses backfill plans licences: its start is the peer
+WHY_DIR=${CAP:+$CAP/bf_licenses}
 for n in BW2 BW1; do _why_checks "$n"; done
 for n in BW2 BW1 W2 W1; do
 	ps=$(_jget planned_start "$("$SBUCKET" why --json "${JOB[$n]}" 2>&1)")
