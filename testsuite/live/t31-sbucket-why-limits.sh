@@ -282,10 +282,14 @@ done >"$CAP/bf_licenses/names"
 # With bf_licenses backfill plans licences: its start is the peer
 WHY_DIR=${CAP:+$CAP/bf_licenses}
 for n in BW2 BW1; do _why_checks "$n"; done
+# (W1 and W2 printed only: from 23.11 on 'scontrol reconfigure' restarts
+# slurmctld, and the pending jobs it recovers show NumNodes=1, no longer
+# 1-1, which select/bucket leaves to its base)
 for n in BW2 BW1 W2 W1; do
 	ps=$(_jget planned_start "$("$SBUCKET" why --json "${JOB[$n]}" 2>&1)")
 	sq=$(_sq_start_epoch "${JOB[$n]}")
-	note "bf_licenses: $n job ${JOB[$n]}: sbucket why ${ps:-?}, squeue --start ${sq:-none}"
+	note "bf_licenses: $n job ${JOB[$n]}: sbucket why ${ps:-?}, squeue --start ${sq:-none} (NumNodes=$(_field "${JOB[$n]}" NumNodes))"
+	[ "$n" = W2 ] || [ "$n" = W1 ] && continue
 	# (bf_resolution=1: backfill's times are whole seconds, as ours)
 	check "bf_licenses: sbucket why $n's planned start ($ps) equals squeue --start's (${sq:-none})" \
 		test -n "$sq" -a "$ps" = "$sq"
