@@ -4,8 +4,8 @@
 # side on nodes that are never the constraint (10 nodes of 2 CPUs, each
 # job on a whole node):
 #   lic   Licenses=lic:2: holders A (-L lic:1 -t 1) and B (-t 2); W1 waits
-#         for a licence, W2 comes later with a higher priority (nice
-#         -1000): W2 must start at A's end, W1 at B's end.
+#         for a licence, W2 (-t 3) comes later with a higher priority
+#         (nice -1000): W2 must start at A's end, W1 at B's end.
 #   grp   QOS lim4 GrpTRES=cpu=4: holders G1 (-N1 -c2 -t 1) and G2
 #         (-t 2); GW (-N1 -c2) waits (QOSGrpCpuLimit) and starts at G1's
 #         end.
@@ -216,7 +216,9 @@ declare -A WANT=([W1]=Licenses [W2]=Licenses [GW]=QOSGrpCpuLimit
 JOB[W1]=$(_sub root -L lic:1 -t 1)
 wait_for 20 _reason_is "${JOB[W1]}" Licenses
 # later, and ahead of W1: root may lower a job's nice below 0
-JOB[W2]=$(_sub root -L lic:1 -t 1 --nice=-1000)
+# (-t 3: planned from A's end, W2 must not end before B, or W1 could
+# take W2's licence first: A and B may start a second apart)
+JOB[W2]=$(_sub root -L lic:1 -t 3 --nice=-1000)
 JOB[GW]=$(_sub sbl3 -q lim4 -c2 -t 1)
 JOB[UW]=$(_sub sbl1 -q limu -c2 -t 1)
 # the holder each waiting job waits for
@@ -261,7 +263,7 @@ for n in BA BB; do _record_holder "$n"; done
 # BW2 go ahead of W1 and W2, BW2 ahead of BW1.
 JOB[BW1]=$(_sub root -L blic:1 -t 1 --nice=-2000)
 wait_for 20 _reason_is "${JOB[BW1]}" Licenses
-JOB[BW2]=$(_sub root -L blic:1 -t 1 --nice=-3000)
+JOB[BW2]=$(_sub root -L blic:1 -t 3 --nice=-3000)
 for n in BW1 BW2; do
 	check "$n (job ${JOB[$n]}) pends for ${WANT[$n]}" \
 		wait_for 30 _reason_is "${JOB[$n]}" "${WANT[$n]}"
