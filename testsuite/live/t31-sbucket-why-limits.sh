@@ -182,7 +182,7 @@ _capture() {	# DIR
 }
 
 # the holders: submitted together, all running before any waiter comes
-_holders() {	# NAME USER ARGS... (one per line, as "NAME|USER|ARGS")
+_holders() {	# "NAME|USER|ARGS"...
 	local l n u a ids=()
 	for l in "$@"; do
 		IFS='|' read -r n u a <<<"$l"
