@@ -468,14 +468,24 @@ extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			      req_nodes, mode, preemptee_candidates,
 			      preemptee_job_list, x);
 	if (rc != SLURM_SUCCESS) {
-		hl = _names(ours);
-		info("%pJ %s: %s refused the nodes we chose (%s); it decides on every node offered",
-		     job_ptr, _mode_name(mode), base_name(), hl);
-		xfree(hl);
 		bit_copybits(bitmap, offered);
 		rc = _base_test(job_ptr, bitmap, min_nodes, max_nodes,
 				req_nodes, mode, preemptee_candidates,
 				preemptee_job_list, x, "refused ours");
+		/*
+		 * Only a base that takes other nodes refused our choice; one
+		 * that refuses every node refused the job (its licences, a
+		 * limit checked there): no matter of ours, said only under
+		 * DebugFlags=SelectType.
+		 */
+		hl = _names(ours);
+		if (rc == SLURM_SUCCESS)
+			info("%pJ %s: %s refused the nodes we chose (%s) and took others",
+			     job_ptr, _mode_name(mode), base_name(), hl);
+		else
+			log_flag(SELECT_TYPE, "%pJ %s: %s refused the job on our nodes (%s) and on every node offered",
+				 job_ptr, _mode_name(mode), base_name(), hl);
+		xfree(hl);
 	}
 	FREE_NULL_BITMAP(ours);
 	FREE_NULL_BITMAP(offered);
