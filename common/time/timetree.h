@@ -48,6 +48,7 @@
  *              sb_timetree_floor     O(log n)  last point <= t
  *   values     sb_timetree_add       O(log n)  val += d over [a, b)
  *              sb_timetree_min       O(log n)  min val over [a, b)
+ *              sb_timetree_min_in_force O(log n) and the val in force at a
  *   search     sb_timetree_fit       O(b log n) earliest window, val >= v
  *   walk       sb_timetree_walk      O(n)      in time order
  *   invariant  sb_timetree_check     O(n)
@@ -115,6 +116,15 @@ int sb_timetree_add(sb_timetree_t *tt, int64_t a, int64_t b, int64_t delta);
  */
 int sb_timetree_min(const sb_timetree_t *tt, int64_t a, int64_t b,
 		    int64_t *out);
+
+/*
+ * As sb_timetree_min, and the val of the last point before @a counts too:
+ * the smallest val in force at an instant of [@a, @b) (ENOENT only when
+ * no point is before @b). One pass instead of sb_timetree_floor and
+ * sb_timetree_min, which walk the same path. O(log n).
+ */
+int sb_timetree_min_in_force(const sb_timetree_t *tt, int64_t a, int64_t b,
+			     int64_t *out);
 
 /*
  * Earliest fit: the first s in {@t} + {points after t} such that the val
