@@ -39,11 +39,12 @@
  * Deletion removes empty nodes but does not merge sparse ones: the depth
  * never exceeds what the largest size the tree ever had required, and a
  * root left with one child is collapsed. Allocation happens only in
- * acquire and only before anything changes (a spare-node pool is filled
+ * acquire and only before anything changes (the free lists are filled
  * first), so no call fails half way.
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,8 +57,15 @@
 #define FANOUT 32
 #endif
 #define HALF (FANOUT / 2)
-#define MAX_SPARE 64
+#define SLAB_BYTES (64 * 1024)
 
+/*
+ * A leaf is allocated at the size of its own part of the union (648
+ * bytes at fanout 32, against 1,544 for an internal node): leaves are
+ * nearly all the nodes, so the tree takes half the memory, pages and TLB
+ * entries it would at one size. A leaf is only ever accessed through
+ * n, leaf, key and l.
+ */
 struct bt_node {
 	int n;
 	bool leaf;
@@ -74,12 +82,34 @@ struct bt_node {
 	};
 };
 
+#define LEAF_BYTES (offsetof(struct bt_node, l) + \
+		    sizeof(((struct bt_node *) 0)->l))
+#define INNER_BYTES sizeof(struct bt_node)
+
+/*
+ * Nodes come from slabs of SLAB_BYTES and go back to a free list of their
+ * kind (linked through in.child[0], inside a leaf's size too), not to
+ * malloc: an insertion that splits takes a node whose pages were touched
+ * when its slab was cut up, instead of faulting in fresh heap pages (a
+ * page fault was most of the slowest 1% of updates). The memory of freed
+ * nodes is kept for reuse until the tree is destroyed, so a tree holds
+ * what its largest size needed.
+ */
+struct slab {
+	struct slab *next;
+};
+
+struct pool {
+	struct bt_node *free;
+	int nfree;
+};
+
 struct sb_timetree {
 	struct bt_node *root;
 	size_t n;
 	int height;		/* levels; 0 when empty */
-	struct bt_node *spare[MAX_SPARE];
-	int nspare;
+	struct pool leaves, inner;
+	struct slab *slabs;
 };
 
 static inline int64_t _min64(int64_t a, int64_t b)
@@ -146,34 +176,59 @@ static bool _refresh(struct bt_node *x, int j, bool fresh)
 
 static struct bt_node *_node_get(sb_timetree_t *tt, bool leaf)
 {
-	struct bt_node *x = tt->nspare ? tt->spare[--tt->nspare] :
-		malloc(sizeof(*x));
+	struct pool *pl = leaf ? &tt->leaves : &tt->inner;
+	struct bt_node *x = pl->free;
 
-	if (x) {
-		x->n = 0;
-		x->leaf = leaf;
-	}
+	/* _reserve() made sure there is one. */
+	pl->free = x->in.child[0];
+	pl->nfree--;
+	x->n = 0;
+	x->leaf = leaf;
 	return x;
 }
 
 static void _node_put(sb_timetree_t *tt, struct bt_node *x)
 {
-	if (tt->nspare < MAX_SPARE)
-		tt->spare[tt->nspare++] = x;
-	else
-		free(x);
+	struct pool *pl = x->leaf ? &tt->leaves : &tt->inner;
+
+	x->in.child[0] = pl->free;
+	pl->free = x;
+	pl->nfree++;
 }
 
-/* Enough spare nodes for one insertion to split every level. */
+/* A slab cut into nodes of @bytes onto @pl; -1 on ENOMEM. */
+static int _slab(sb_timetree_t *tt, struct pool *pl, size_t bytes)
+{
+	/* The header is padded to the nodes' alignment. */
+	size_t head = (sizeof(struct slab) + 15) & ~(size_t) 15;
+	size_t k = (SLAB_BYTES - head) / bytes;
+	struct slab *sl = malloc(head + k * bytes);
+	char *p;
+
+	if (!sl)
+		return -1;
+	sl->next = tt->slabs;
+	tt->slabs = sl;
+	p = (char *) sl + head;
+	for (size_t i = 0; i < k; i++) {
+		struct bt_node *x = (struct bt_node *) (p + i * bytes);
+
+		x->in.child[0] = pl->free;
+		pl->free = x;
+		pl->nfree++;
+	}
+	return 0;
+}
+
+/* Enough free nodes for one insertion to split every level. */
 static int _reserve(sb_timetree_t *tt)
 {
-	while (tt->nspare < tt->height + 1) {
-		struct bt_node *x = malloc(sizeof(*x));
-
-		if (!x)
+	if (tt->leaves.nfree < 1 && _slab(tt, &tt->leaves, LEAF_BYTES) < 0)
+		return -1;
+	/* A split per internal level, and a new root. */
+	while (tt->inner.nfree < tt->height)
+		if (_slab(tt, &tt->inner, INNER_BYTES) < 0)
 			return -1;
-		tt->spare[tt->nspare++] = x;
-	}
 	return 0;
 }
 
@@ -186,22 +241,16 @@ sb_timetree_t *sb_timetree_create(void)
 	return tt;
 }
 
-static void _free_subtree(struct bt_node *x)
-{
-	if (!x->leaf)
-		for (int i = 0; i < x->n; i++)
-			_free_subtree(x->in.child[i]);
-	free(x);
-}
-
 void sb_timetree_destroy(sb_timetree_t *tt)
 {
+	struct slab *sl;
+
 	if (!tt)
 		return;
-	if (tt->root)
-		_free_subtree(tt->root);
-	while (tt->nspare)
-		free(tt->spare[--tt->nspare]);
+	while ((sl = tt->slabs)) {
+		tt->slabs = sl->next;
+		free(sl);
+	}
 	free(tt);
 }
 
@@ -609,14 +658,31 @@ int sb_timetree_fit(const sb_timetree_t *tt, int64_t t, int64_t d,
 }
 
 /*
- * Child j of x holds times in [key[j], key[j + 1]); it lies wholly in
- * [a, b) when key[j] >= a and key[j + 1] <= b. The last child's upper
- * bound is not known here, so it is always entered: that adds one path.
+ * Child j of x holds times in [key[j], key[j + 1]), the last child up to
+ * @hi, the first time after x (none when @has_hi is false: x is on the
+ * tree's right edge). It lies wholly in [a, b) when key[j] >= a and its
+ * upper bound is <= b. Without hi, the last child of every node on the
+ * range's left edge would be entered too, and in it the last child again,
+ * down to a leaf: a descent more per level, each a cache miss or more.
  */
 static inline bool _covered(const struct bt_node *x, int j, int64_t a,
-			    int64_t b)
+			    int64_t b, int64_t hi, bool has_hi)
 {
-	return x->key[j] >= a && j + 1 < x->n && x->key[j + 1] <= b;
+	if (x->key[j] < a)
+		return false;
+	if (j + 1 < x->n)
+		return x->key[j + 1] <= b;
+	return has_hi && hi <= b;
+}
+
+/* The upper bound of child j of x, for its own children (see above). */
+static inline void _child_hi(const struct bt_node *x, int j, int64_t *hi,
+			     bool *has_hi)
+{
+	if (j + 1 < x->n) {
+		*hi = x->key[j + 1];
+		*has_hi = true;
+	}
 }
 
 /*
@@ -624,7 +690,8 @@ static inline bool _covered(const struct bt_node *x, int j, int64_t a,
  * loaded; a partly covered one (at most two per level: the ends of the
  * range) is entered and re-read.
  */
-static void _add(struct bt_node *x, int64_t a, int64_t b, int64_t d)
+static void _add(struct bt_node *x, int64_t a, int64_t b, int64_t d,
+		 int64_t hi, bool has_hi)
 {
 	int i = _lower(x, a);
 
@@ -632,12 +699,16 @@ static void _add(struct bt_node *x, int64_t a, int64_t b, int64_t d)
 		if (x->leaf) {
 			if (x->key[i] >= a)
 				x->l.val[i] += d;
-		} else if (_covered(x, i, a, b)) {
+		} else if (_covered(x, i, a, b, hi, has_hi)) {
 			x->in.ctag[i] += d;
 			x->in.cmn[i] += d;
 			x->in.cmx[i] += d;
 		} else {
-			_add(x->in.child[i], a, b, d);
+			int64_t chi = hi;
+			bool chas = has_hi;
+
+			_child_hi(x, i, &chi, &chas);
+			_add(x->in.child[i], a, b, d, chi, chas);
 			(void) _refresh(x, i, false);
 		}
 	}
@@ -650,7 +721,7 @@ int sb_timetree_add(sb_timetree_t *tt, int64_t a, int64_t b, int64_t delta)
 		return -1;
 	}
 	if (a < b && delta && tt->root)
-		_add(tt->root, a, b, delta);
+		_add(tt->root, a, b, delta, 0, false);
 	return 0;
 }
 
@@ -660,7 +731,8 @@ int sb_timetree_add(sb_timetree_t *tt, int64_t a, int64_t b, int64_t delta)
  * the last point <= a instead of the first >= a, which is the same path.
  */
 static void _min_range(const struct bt_node *x, int64_t off, int64_t a,
-		       int64_t b, bool floor, bool *found, int64_t *best)
+		       int64_t b, bool floor, int64_t hi, bool has_hi,
+		       bool *found, int64_t *best)
 {
 	int i = _lower(x, a);
 	int64_t w;
@@ -670,11 +742,15 @@ static void _min_range(const struct bt_node *x, int64_t off, int64_t a,
 			if (x->key[i] < a && !floor)
 				continue;
 			w = x->l.val[i] + off;
-		} else if (_covered(x, i, a, b)) {
+		} else if (_covered(x, i, a, b, hi, has_hi)) {
 			w = x->in.cmn[i] + off;
 		} else {
+			int64_t chi = hi;
+			bool chas = has_hi;
+
+			_child_hi(x, i, &chi, &chas);
 			_min_range(x->in.child[i], off + x->in.ctag[i], a, b,
-				   floor, found, best);
+				   floor, chi, chas, found, best);
 			continue;
 		}
 		if (!*found || w < *best)
@@ -694,7 +770,8 @@ static int _min(const sb_timetree_t *tt, int64_t a, int64_t b, bool floor,
 		return -1;
 	}
 	if (a < b && tt->root)
-		_min_range(tt->root, 0, a, b, floor, &found, &best);
+		_min_range(tt->root, 0, a, b, floor, 0, false, &found,
+			   &best);
 	if (!found) {
 		errno = ENOENT;
 		return -1;
