@@ -123,18 +123,30 @@ static inline int64_t _max64(int64_t a, int64_t b)
 }
 
 /*
- * Index of the last key <= t, or -1. A count over all keys rather than a
- * binary search: the loads do not depend on each other, so a node's key
- * lines missing the cache are fetched together instead of one after the
- * other (a node is 4 lines of keys at fanout 32).
+ * Index of the last key <= t, or -1. A binary search without branches on
+ * the keys (the compiler makes the choice a conditional move): the keys
+ * are random, a branch on them is mispredicted half the time, and
+ * _touch_edges() relies on its two walks running without a pipeline
+ * flush between them.
  */
 static inline int _lower(const struct bt_node *x, int64_t t)
 {
-	int c = 0;
+	const int64_t *k = x->key;
+	int n = x->n, base = 0;
 
-	for (int i = 0; i < x->n; i++)
-		c += x->key[i] <= t;
-	return c - 1;
+	/*
+	 * The nodes a walk enters after the first start after t: the fit
+	 * walk's neighbours, a range's right edge.
+	 */
+	if (!n || k[0] > t)
+		return -1;
+	while (n > 1) {
+		int half = n / 2;
+
+		base = k[base + half] <= t ? base + half : base;
+		n -= half;
+	}
+	return base + (k[base] <= t) - 1;
 }
 
 /* Min and max of @x's own entries, in @x's frame. */
@@ -686,6 +698,44 @@ static inline void _child_hi(const struct bt_node *x, int j, int64_t *hi,
 }
 
 /*
+ * Load the two edges of a range [a, b) from the root down together, one
+ * level of each per step, before a range add or min goes down them one
+ * after the other. In a tree too large for the caches every node below
+ * the top levels is a miss; the two walks have no data dependency on
+ * each other, so the processor overlaps their misses, and the range
+ * operation that follows finds its nodes cached: the cost is one descent
+ * instead of two. Each node is prefetched whole as soon as its address is
+ * known: the operation reads the children's min, max and tags near the
+ * edge, and re-reads an edge node's summary on its way back up, which
+ * would otherwise be another miss per level, one level after the other.
+ */
+static inline void _prefetch_node(const struct bt_node *x)
+{
+	const char *p = (const char *) x;
+	size_t bytes = x->leaf ? LEAF_BYTES : INNER_BYTES;
+
+	for (size_t o = 64; o < bytes; o += 64)
+		__builtin_prefetch(p + o);
+}
+
+static void _touch_edges(const struct bt_node *l, int64_t a, int64_t b)
+{
+	const struct bt_node *r = l;
+
+	while (!l->leaf) {
+		int i = _lower(l, a), j = _lower(r, b - 1);
+
+		i = i < 0 ? 0 : i;
+		j = j < 0 ? 0 : j;
+		l = l->in.child[i];
+		r = r->in.child[j];
+		_prefetch_node(l);
+		if (r != l)
+			_prefetch_node(r);
+	}
+}
+
+/*
  * A covered child takes the delta in its entry here, without being
  * loaded; a partly covered one (at most two per level: the ends of the
  * range) is entered and re-read.
@@ -720,8 +770,10 @@ int sb_timetree_add(sb_timetree_t *tt, int64_t a, int64_t b, int64_t delta)
 		errno = EINVAL;
 		return -1;
 	}
-	if (a < b && delta && tt->root)
+	if (a < b && delta && tt->root) {
+		_touch_edges(tt->root, a, b);
 		_add(tt->root, a, b, delta, 0, false);
+	}
 	return 0;
 }
 
@@ -769,9 +821,11 @@ static int _min(const sb_timetree_t *tt, int64_t a, int64_t b, bool floor,
 		errno = EINVAL;
 		return -1;
 	}
-	if (a < b && tt->root)
+	if (a < b && tt->root) {
+		_touch_edges(tt->root, a, b);
 		_min_range(tt->root, 0, a, b, floor, 0, false, &found,
 			   &best);
+	}
 	if (!found) {
 		errno = ENOENT;
 		return -1;
