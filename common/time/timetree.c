@@ -709,58 +709,96 @@ static inline void _child_hi(const struct bt_node *x, int j, int64_t *hi,
  * edge, and re-reads an edge node's summary on its way back up, which
  * would otherwise be another miss per level, one level after the other.
  */
-static inline void _prefetch_node(const struct bt_node *x)
+static inline void _prefetch_node(const struct bt_node *x, size_t bytes)
 {
 	const char *p = (const char *) x;
-	size_t bytes = x->leaf ? LEAF_BYTES : INNER_BYTES;
 
 	for (size_t o = 64; o < bytes; o += 64)
 		__builtin_prefetch(p + o);
 }
 
-static void _touch_edges(const struct bt_node *l, int64_t a, int64_t b)
+/*
+ * The size comes from the depth, not from x->leaf: reading that would
+ * wait for the node's first line before prefetching the others.
+ */
+static void _touch_edges(const sb_timetree_t *tt, int64_t a, int64_t b)
 {
-	const struct bt_node *r = l;
+	const struct bt_node *l = tt->root, *r = l;
 
-	while (!l->leaf) {
+	for (int depth = 1; depth < tt->height; depth++) {
 		int i = _lower(l, a), j = _lower(r, b - 1);
+		size_t bytes = depth + 1 < tt->height ? INNER_BYTES :
+			LEAF_BYTES;
 
 		i = i < 0 ? 0 : i;
 		j = j < 0 ? 0 : j;
 		l = l->in.child[i];
 		r = r->in.child[j];
-		_prefetch_node(l);
+		_prefetch_node(l, bytes);
 		if (r != l)
-			_prefetch_node(r);
+			_prefetch_node(r, bytes);
 	}
 }
 
 /*
- * A covered child takes the delta in its entry here, without being
- * loaded; a partly covered one (at most two per level: the ends of the
- * range) is entered and re-read.
+ * The entries of @x that hold times in [a, b): first..last, or none
+ * (false). In a leaf, the points in [a, b) (with @floor, from the last
+ * one <= a); in an internal node, the children holding any: all but the
+ * first and the last are covered.
+ */
+static inline bool _span(const struct bt_node *x, int64_t a, int64_t b,
+			 bool floor, int *first, int *last)
+{
+	int i = _lower(x, a);
+
+	if (i < 0 || (x->leaf && !floor && x->key[i] < a))
+		i++;
+	*first = i;
+	*last = _lower(x, b - 1);
+	return *last >= i;
+}
+
+/*
+ * Covered children take the delta in their entries here, without being
+ * loaded; the partly covered ones (at most two per level: the ends of
+ * the range) are entered and re-read.
  */
 static void _add(struct bt_node *x, int64_t a, int64_t b, int64_t d,
 		 int64_t hi, bool has_hi)
 {
-	int i = _lower(x, a);
+	int lo, up, end;
 
-	for (i = i < 0 ? 0 : i; i < x->n && x->key[i] < b; i++) {
-		if (x->leaf) {
-			if (x->key[i] >= a)
-				x->l.val[i] += d;
-		} else if (_covered(x, i, a, b, hi, has_hi)) {
-			x->in.ctag[i] += d;
-			x->in.cmn[i] += d;
-			x->in.cmx[i] += d;
-		} else {
-			int64_t chi = hi;
-			bool chas = has_hi;
+	if (!_span(x, a, b, false, &lo, &up))
+		return;
+	if (x->leaf) {
+		for (int i = lo; i <= up; i++)
+			x->l.val[i] += d;
+		return;
+	}
+	end = up;
+	if (!_covered(x, lo, a, b, hi, has_hi)) {
+		int64_t chi = hi;
+		bool chas = has_hi;
 
-			_child_hi(x, i, &chi, &chas);
-			_add(x->in.child[i], a, b, d, chi, chas);
-			(void) _refresh(x, i, false);
-		}
+		_child_hi(x, lo, &chi, &chas);
+		_add(x->in.child[lo], a, b, d, chi, chas);
+		(void) _refresh(x, lo, false);
+		lo++;
+	}
+	if (up >= lo && !_covered(x, up, a, b, hi, has_hi))
+		up--;
+	for (int i = lo; i <= up; i++) {
+		x->in.ctag[i] += d;
+		x->in.cmn[i] += d;
+		x->in.cmx[i] += d;
+	}
+	if (end > up && end >= lo) {
+		int64_t chi = hi;
+		bool chas = has_hi;
+
+		_child_hi(x, end, &chi, &chas);
+		_add(x->in.child[end], a, b, d, chi, chas);
+		(void) _refresh(x, end, false);
 	}
 }
 
@@ -771,7 +809,7 @@ int sb_timetree_add(sb_timetree_t *tt, int64_t a, int64_t b, int64_t delta)
 		return -1;
 	}
 	if (a < b && delta && tt->root) {
-		_touch_edges(tt->root, a, b);
+		_touch_edges(tt, a, b);
 		_add(tt->root, a, b, delta, 0, false);
 	}
 	return 0;
@@ -786,28 +824,42 @@ static void _min_range(const struct bt_node *x, int64_t off, int64_t a,
 		       int64_t b, bool floor, int64_t hi, bool has_hi,
 		       bool *found, int64_t *best)
 {
-	int i = _lower(x, a);
-	int64_t w;
+	const int64_t *v = x->leaf ? x->l.val : x->in.cmn;
+	int lo, up, end;
+	int64_t m;
 
-	for (i = i < 0 ? 0 : i; i < x->n && x->key[i] < b; i++) {
-		if (x->leaf) {
-			if (x->key[i] < a && !floor)
-				continue;
-			w = x->l.val[i] + off;
-		} else if (_covered(x, i, a, b, hi, has_hi)) {
-			w = x->in.cmn[i] + off;
-		} else {
+	if (!_span(x, a, b, floor, &lo, &up))
+		return;
+	end = up;
+	if (!x->leaf) {
+		if (!_covered(x, lo, a, b, hi, has_hi)) {
 			int64_t chi = hi;
 			bool chas = has_hi;
 
-			_child_hi(x, i, &chi, &chas);
-			_min_range(x->in.child[i], off + x->in.ctag[i], a, b,
-				   floor, chi, chas, found, best);
-			continue;
+			_child_hi(x, lo, &chi, &chas);
+			_min_range(x->in.child[lo], off + x->in.ctag[lo], a,
+				   b, floor, chi, chas, found, best);
+			lo++;
 		}
-		if (!*found || w < *best)
-			*best = w;
+		if (up >= lo && !_covered(x, up, a, b, hi, has_hi))
+			up--;
+	}
+	if (up >= lo) {
+		m = v[lo];
+		for (int i = lo + 1; i <= up; i++)
+			m = _min64(m, v[i]);
+		m += off;
+		if (!*found || m < *best)
+			*best = m;
 		*found = true;
+	}
+	if (end > up && end >= lo) {
+		int64_t chi = hi;
+		bool chas = has_hi;
+
+		_child_hi(x, end, &chi, &chas);
+		_min_range(x->in.child[end], off + x->in.ctag[end], a, b,
+			   floor, chi, chas, found, best);
 	}
 }
 
@@ -822,7 +874,7 @@ static int _min(const sb_timetree_t *tt, int64_t a, int64_t b, bool floor,
 		return -1;
 	}
 	if (a < b && tt->root) {
-		_touch_edges(tt->root, a, b);
+		_touch_edges(tt, a, b);
 		_min_range(tt->root, 0, a, b, floor, 0, false, &found,
 			   &best);
 	}
