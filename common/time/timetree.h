@@ -118,10 +118,11 @@ int sb_timetree_min(const sb_timetree_t *tt, int64_t a, int64_t b,
 		    int64_t *out);
 
 /*
- * As sb_timetree_min, and the val of the last point before @a counts too:
- * the smallest val in force at an instant of [@a, @b) (ENOENT only when
- * no point is before @b). One pass instead of sb_timetree_floor and
- * sb_timetree_min, which walk the same path. O(log n).
+ * The smallest val in force at an instant of [@a, @b): as sb_timetree_min,
+ * plus the val of the last point at or before @a (in force at @a). ENOENT
+ * when the range is empty or every point is at or after @b. One pass where
+ * sb_timetree_floor and sb_timetree_min would walk the same path twice
+ * (the planner's check that a span fits). O(log n).
  */
 int sb_timetree_min_in_force(const sb_timetree_t *tt, int64_t a, int64_t b,
 			     int64_t *out);
