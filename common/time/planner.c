@@ -107,13 +107,12 @@ static int64_t _free_at(const sb_planner_t *p, int64_t t)
 	return v;
 }
 
-/* Minimum free over [s, e), base <= s < e. */
+/* Minimum free over [s, e), base <= s < e (the base point is <= s). */
 static int64_t _min_during(const sb_planner_t *p, int64_t s, int64_t e)
 {
-	int64_t v = _free_at(p, s), m;
+	int64_t v = 0;
 
-	if (sb_timetree_min(p->tt, s, e, &m) == 0 && m < v)
-		v = m;
+	(void) sb_timetree_min_in_force(p->tt, s, e, &v);
 	return v;
 }
 

@@ -15,10 +15,10 @@
  * It is a B+tree ordered by time: leaves hold up to 32 points (the
  * fanout), internal nodes up to 32 children, and every internal node
  * keeps, for each child, the smallest time, the minimum and the maximum
- * val below it, plus a lazy "add this to everything below" tag per node.
- * So every operation below is O(log n) (n points), including adding a
- * delta to all points of a time range however many it covers, and a
- * search can rule a child out from its parent's arrays without loading
+ * val below it, and a lazy "add this to everything below" tag. So every
+ * operation below is O(log n) (n points), including adding a delta to
+ * all points of a time range however many it covers, and a search or a
+ * range add deals with a child from its parent's arrays without loading
  * it.
  *
  * Why a B+tree and not an augmented red-black tree (issue #7 chose by
@@ -29,14 +29,27 @@
  * rules out; a B+tree is 4 or 5 levels deep and rules children out from
  * arrays in the parent, which is also what lets sb_timetree_fit settle an
  * easy request from the root alone. Fanouts 16 to 64 measured within noise
- * of each other; 32 is the default, and -DSB_TIMETREE_FANOUT=n overrides
- * it: testsuite/unit/test_timetree builds with 4, so a few hundred points
- * make a tree five or more levels deep and every split and collapse path
- * runs against the oracle.
+ * of each other for #7; for #25, 16, 24 and 32 updated within noise and
+ * 48 took twice as long over contended searches. 32 is the default, and
+ * -DSB_TIMETREE_FANOUT=n overrides it: testsuite/unit/test_timetree
+ * builds with 4, so a few hundred points make a tree five or more levels
+ * deep and every split and collapse path runs against the oracle.
  *
- * Deletion frees empty nodes but does not merge sparse ones, so the depth
- * is bounded by the largest size the tree ever had, never by churn; a
- * root left with one child is removed.
+ * What an update costs (#25, the same 1.8M points, bench/bench_planner,
+ * 2-core VM shared with other work): a planner's add or removal of a span
+ * is two range operations and two point operations here: p99 2.9 to
+ * 3.6 us each (p50 1.7 to 2.0 us), down from 7.2 to 10.3 us (p50 4.2 to
+ * 5.1 us) in the same minutes with the tree before. Most of that is the
+ * cache misses of one descent to each end of the span's range, which a
+ * range operation now takes together (timetree.c, _touch_edges); tags
+ * stay in the parents, so nothing off the two paths is loaded; acquire
+ * and release are one descent each. Earliest fit is unchanged: p99 0.06
+ * to 0.08 us easy, 0.3 to 0.5 us contended. Figures: bench/RESULTS.md.
+ *
+ * Deletion returns empty nodes to the tree's free lists but does not merge
+ * sparse ones, so the depth is bounded by the largest size the tree ever
+ * had, never by churn; a root left with one child is removed. The memory
+ * of freed nodes is reused, and given back at sb_timetree_destroy.
  *
  * Operations (n = number of points, b = blocking intervals crossed):
  *
@@ -48,6 +61,7 @@
  *              sb_timetree_floor     O(log n)  last point <= t
  *   values     sb_timetree_add       O(log n)  val += d over [a, b)
  *              sb_timetree_min       O(log n)  min val over [a, b)
+ *              sb_timetree_min_in_force O(log n) and the val in force at a
  *   search     sb_timetree_fit       O(b log n) earliest window, val >= v
  *   walk       sb_timetree_walk      O(n)      in time order
  *   invariant  sb_timetree_check     O(n)
@@ -115,6 +129,16 @@ int sb_timetree_add(sb_timetree_t *tt, int64_t a, int64_t b, int64_t delta);
  */
 int sb_timetree_min(const sb_timetree_t *tt, int64_t a, int64_t b,
 		    int64_t *out);
+
+/*
+ * The smallest val in force at an instant of [@a, @b): as sb_timetree_min,
+ * plus the val of the last point at or before @a (in force at @a). ENOENT
+ * when the range is empty or every point is at or after @b. One pass where
+ * sb_timetree_floor and sb_timetree_min would walk the same path twice
+ * (the planner's check that a span fits). O(log n).
+ */
+int sb_timetree_min_in_force(const sb_timetree_t *tt, int64_t a, int64_t b,
+			     int64_t *out);
 
 /*
  * Earliest fit: the first s in {@t} + {points after t} such that the val

@@ -184,6 +184,21 @@ static void _one_random_op(sb_timetree_t *tt, struct oracle *o,
 			ck_assert_int_eq(got, best);
 		else
 			ck_assert_int_eq(errno, ENOENT);
+		/* In force: the last point at or before a counts too. */
+		for (i = K - 1; a < b && i >= 0; i--) {
+			if (!o->present[i] || o->base + i > a)
+				continue;
+			if (!found || o->val[i] < best)
+				best = o->val[i];
+			found = true;
+			break;
+		}
+		rc = sb_timetree_min_in_force(tt, a, b, &got);
+		ck_assert_int_eq(rc, found ? 0 : -1);
+		if (found)
+			ck_assert_int_eq(got, best);
+		else
+			ck_assert_int_eq(errno, ENOENT);
 		break;
 	}
 	case 7:
@@ -286,6 +301,10 @@ START_TEST(test_errors)
 	ck_assert_int_eq(errno, ENOENT);
 	ck_assert_int_eq(sb_timetree_min(tt, 0, 10, NULL), -1);
 	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(sb_timetree_min_in_force(tt, 0, 10, &v), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_int_eq(sb_timetree_min_in_force(NULL, 0, 10, &v), -1);
+	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_int_eq(sb_timetree_floor(tt, 0, NULL, NULL), -1);
 	ck_assert_int_eq(errno, ENOENT);
 	ck_assert_int_eq(sb_timetree_fit(tt, 0, 1, 0, INT64_MAX, &at), -1);
@@ -367,6 +386,82 @@ START_TEST(test_sequential_large)
 }
 END_TEST
 
+/* The true val of point @t in test_tags_through_splits. */
+static int64_t _tag_val(int64_t t)
+{
+	int64_t p = t & ~(int64_t) 1;	/* an odd point copied t - 1 */
+
+	return 5 * (p >= 100 && p < 1000) - 3 * (p >= 300 && p < 700);
+}
+
+struct tag_walk {
+	size_t n;
+	bool bad;
+};
+
+static int _tag_point(int64_t at, int64_t val, uint32_t refs, void *arg)
+{
+	struct tag_walk *w = arg;
+
+	(void) refs;
+	w->n++;
+	if (val != _tag_val(at))
+		w->bad = true;
+	return 0;
+}
+
+static void _tag_compare(const sb_timetree_t *tt, size_t n)
+{
+	struct tag_walk w = { 0, false };
+	int64_t v;
+
+	ck_assert_int_eq(sb_timetree_check(tt), 0);
+	ck_assert_int_eq(sb_timetree_walk(tt, _tag_point, &w), 0);
+	ck_assert_uint_eq(w.n, n);
+	ck_assert(!w.bad);
+	/* [300, 700) holds 2; the point before 300 (298 or 299) holds 5. */
+	ck_assert_int_eq(sb_timetree_min_in_force(tt, 300, 700, &v), 0);
+	ck_assert_int_eq(v, 2);
+	ck_assert_int_eq(sb_timetree_min_in_force(tt, 299, 300, &v), 0);
+	ck_assert_int_eq(v, 5);
+}
+
+/*
+ * Range adds leave tags in the parents' arrays, never pushed down (#25).
+ * Points inserted under tagged children (splitting them at every level),
+ * then removed until nodes empty and the root collapses, must keep every
+ * true val: a new point copies its predecessor's, a split copies the
+ * sibling's tag, a collapsed root hands its tag to the new one.
+ */
+START_TEST(test_tags_through_splits)
+{
+	enum { N = 2000 };
+	sb_timetree_t *tt = sb_timetree_create();
+	size_t n = 0;
+
+	for (int64_t t = 0; t < N; t += 2, n++)
+		ck_assert_int_eq(sb_timetree_acquire(tt, t, 0), 0);
+	ck_assert_int_eq(sb_timetree_add(tt, 100, 1000, 5), 0);
+	ck_assert_int_eq(sb_timetree_add(tt, 300, 700, -3), 0);
+	_tag_compare(tt, n);
+	for (int64_t t = 1; t < N; t += 2, n++)
+		ck_assert_int_eq(sb_timetree_acquire(tt, t, 0), 0);
+	_tag_compare(tt, n);
+	/* Down to a few points around the tagged ranges, from both ends. */
+	for (int64_t t = N - 1; t >= 1200; t--, n--)
+		ck_assert_int_eq(sb_timetree_release(tt, t), 0);
+	for (int64_t t = 0; t < 290; t++, n--)
+		ck_assert_int_eq(sb_timetree_release(tt, t), 0);
+	_tag_compare(tt, n);
+	for (int64_t t = 1199; t >= 702; t--, n--)
+		ck_assert_int_eq(sb_timetree_release(tt, t), 0);
+	for (int64_t t = 301; t < 698; t++, n--)
+		ck_assert_int_eq(sb_timetree_release(tt, t), 0);
+	_tag_compare(tt, n);
+	sb_timetree_destroy(tt);
+}
+END_TEST
+
 static Suite *_suite(void)
 {
 	Suite *s = suite_create("timetree");
@@ -375,6 +470,7 @@ static Suite *_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_sequential_large);
+	tcase_add_test(tc, test_tags_through_splits);
 	tcase_add_test(tc, test_random_zero_base);
 	tcase_add_test(tc, test_random_extreme_bases);
 	tcase_add_test(tc, test_random_many_points);
