@@ -331,6 +331,22 @@ static const struct sbwl_jinfo *_info(sbw_limits_t *ls, const sbw_job_t *j)
 	return in;
 }
 
+/*
+ * A QOS's limits per user or per account (@per, of @who): its TRES and
+ * job count, keyed by @k[0..1] (the QOS), @kind ("u" or "a") and @id.
+ */
+static int _per_limits(_walk_t *w, const char **k, const char *kind,
+		       const char *id, const char *scope, const char *qos,
+		       const char *who, const sbwl_per_t *per)
+{
+	k[2] = kind;
+	k[3] = id;
+	if (_tres_limits(w, k, 4, scope, qos, who, per->tres, per->ntres) < 0)
+		return -1;
+	k[4] = "jobs";
+	return _one(w, k, 5, scope, qos, who, per->max_jobs, per->jobs, 1);
+}
+
 /* Hand every limit job @j is subject to to @w's function. */
 static int _walk(_walk_t *w)
 {
@@ -366,31 +382,12 @@ static int _walk(_walk_t *w)
 		if (_one(w, k, 4, "qos", q->name, NULL, q->grp_jobs,
 			 q->grp_jobs_used, 1) < 0)
 			return -1;
-		if (in->pu) {
-			k[2] = "u";
-			k[3] = in->uid;
-			if (_tres_limits(w, k, 4, "qos-user", q->name,
-					 w->j->user, in->pu->tres,
-					 in->pu->ntres) < 0)
-				return -1;
-			k[4] = "jobs";
-			if (_one(w, k, 5, "qos-user", q->name, w->j->user,
-				 in->pu->max_jobs, in->pu->jobs, 1) < 0)
-				return -1;
-		}
-		if (in->pa) {
-			k[2] = "a";
-			k[3] = in->pa->name;
-			if (_tres_limits(w, k, 4, "qos-account", q->name,
-					 in->pa->name, in->pa->tres,
-					 in->pa->ntres) < 0)
-				return -1;
-			k[4] = "jobs";
-			if (_one(w, k, 5, "qos-account", q->name,
-				 in->pa->name, in->pa->max_jobs, in->pa->jobs,
-				 1) < 0)
-				return -1;
-		}
+		if ((in->pu && _per_limits(w, k, "u", in->uid, "qos-user",
+					   q->name, w->j->user, in->pu) < 0) ||
+		    (in->pa && _per_limits(w, k, "a", in->pa->name,
+					   "qos-account", q->name, in->pa->name,
+					   in->pa) < 0))
+			return -1;
 	}
 	/* the association and its ancestors (a bound on the walk guards
 	 * against a cycle in what was printed) */
