@@ -579,12 +579,14 @@ sb_cluster_start() {
 	fi
 	"$SB_SBIN/slurmctld" -D -f "$SLURM_CONF" >"$SB_DIR/log/slurmctld.out" 2>&1 &
 	SB_CTLD_PID=$!
+	SB_CTLD_T0=${EPOCHREALTIME/./}
 	SB_PIDS+=($SB_CTLD_PID)
 	wait_for 30 scontrol ping ||
 		_sb_die "slurmctld did not answer (see $SB_DIR/log/slurmctld.log)"
 	_sb_start_slurmds
 	wait_for $((30 + ${#SB_NODE_NAMES[@]} / 4)) _sb_all_idle ||
 		_sb_die "not every node became idle: $(sinfo -h -N -o '%N:%t' 2>&1 | tr '\n' ' ')"
+	_sb_ctld_settle
 	_sb_say "${#SB_NODE_NAMES[@]} nodes idle; daemons: ${SB_PIDS[*]}"
 }
 
@@ -677,8 +679,25 @@ sb_ctld_start() {
 	local secs=${1:-30}
 	"$SB_SBIN/slurmctld" -D -f "$SLURM_CONF" >>"$SB_DIR/log/slurmctld.out" 2>&1 &
 	SB_CTLD_PID=$!
+	SB_CTLD_T0=${EPOCHREALTIME/./}
 	SB_PIDS+=($SB_CTLD_PID)
-	wait_for "$secs" scontrol ping
+	wait_for "$secs" scontrol ping || return 1
+	_sb_ctld_settle
+}
+
+# Wait until slurmctld has been up SB_CTLD_SETTLE seconds (default 4).
+# About 3 s after it starts, slurmctld's first ping round asks some nodes
+# to register (ping_nodes, MIN_CHECKIN_TIME). To answer, slurmd connects
+# to each of its slurmstepds, and one still starting (its socket bound,
+# not yet listening) is taken for a stray: slurmd deletes its batch script
+# and the job exits 2 ("execve(): slurm_script: No such file or
+# directory", seen on 26.05.3 under CI load, under any select plugin).
+# Jobs submitted after that round do not meet it.
+_sb_ctld_settle() {
+	local left
+	left=$(( ${SB_CTLD_SETTLE:-4} * 1000000 - (${EPOCHREALTIME/./} - SB_CTLD_T0) ))
+	[ "$left" -gt 0 ] && sleep "$(printf '%d.%06d' $((left / 1000000)) $((left % 1000000)))"
+	return 0
 }
 
 # sb_use_slurm PREFIX: run the Slurm installed in PREFIX (/usr: Debian's)
@@ -780,10 +799,12 @@ sb_all_gone() {
 
 _sb_tails() {
 	local f
-	for f in "$SB_DIR"/log/slurmctld.log "$SB_DIR"/log/slurmdbd.log \
-		 "$SB_DIR"/mysql/mariadbd.log \
-		 "$SB_DIR"/log/*.out "$SB_DIR"/munge/munged.log \
-		 $(ls "$SB_DIR"/log/slurmd-*.log 2>/dev/null | head -n 2); do
+	# slurmctld's log last: a reader of the end of the output sees it.
+	for f in $(ls "$SB_DIR"/log/slurmd-*.log "$SB_DIR"/log/slurmd-*.out \
+			2>/dev/null | head -n 2) \
+		 $(ls "$SB_DIR"/log/*.out 2>/dev/null | grep -v /slurmd-) \
+		 "$SB_DIR"/munge/munged.log "$SB_DIR"/mysql/mariadbd.log \
+		 "$SB_DIR"/log/slurmdbd.log "$SB_DIR"/log/slurmctld.log; do
 		[ -s "$f" ] || continue
 		echo "# ---- tail $f"
 		tail -n 25 "$f" | sed 's/^/# /'
