@@ -64,6 +64,15 @@ static bitstr_t *_slurm_bitmap(int which)
 	}
 }
 
+extern void state_nodes_free(sb_node_t *nodes, size_t n)
+{
+	size_t i;
+
+	for (i = 0; nodes && (i < n); i++)
+		sb_node_fini(&nodes[i]);
+	xfree(nodes);
+}
+
 extern void state_free(void)
 {
 	bucket_state_t *s = &bucket_state;
@@ -71,9 +80,9 @@ extern void state_free(void)
 
 	sb_will_run_destroy(s->plan);
 	sb_bucket_set_destroy(s->set);
-	for (i = 0; s->nodes && (i < s->n); i++)
-		sb_node_fini(&s->nodes[i]);
-	xfree(s->nodes);
+	state_nodes_free(s->nodes, s->n);
+	s->nodes = NULL;
+	state_audit_forget();
 	sb_bitmap_free(g_windowed);
 	g_windowed = NULL;
 	for (i = 0; i < SEEN_COUNT; i++) {
@@ -134,13 +143,7 @@ static void _sync_nodes(void)
 	}
 }
 
-/*
- * slurmctld's reservations as the model sees them: the ones with nodes
- * of this cluster's size, their bitmaps converted, the name pointing into
- * the record (which tells them apart). The array and bitmaps are the
- * caller's to free with _resv_free(). O(R N / 64).
- */
-static sb_model_resv_t *_resv_read(size_t *nresv)
+extern sb_model_resv_t *state_resv_read(size_t *nresv)
 {
 	bucket_state_t *s = &bucket_state;
 	sb_model_resv_t *v;
@@ -172,7 +175,7 @@ static sb_model_resv_t *_resv_read(size_t *nresv)
 	return v;
 }
 
-static void _resv_free(sb_model_resv_t *v, size_t n)
+extern void state_resv_free(sb_model_resv_t *v, size_t n)
 {
 	size_t k;
 
@@ -206,7 +209,7 @@ static void _sync_windows(time_t now)
 		s->nodes[i].nbusy = 0;
 	}
 	sb_bitmap_clear_all(g_windowed);
-	resv = _resv_read(&nresv);
+	resv = state_resv_read(&nresv);
 	if (sb_model_windows(s->nodes, s->n, resv, nresv, now) < 0)
 		error(BUCKET_PFX "cannot give nodes their reservation windows: %m");
 	for (k = 0; k < nresv; k++) {
@@ -219,7 +222,7 @@ static void _sync_windows(time_t now)
 			 resv[k].name, (long) resv[k].start,
 			 (long) resv[k].end);
 	}
-	_resv_free(resv, nresv);
+	state_resv_free(resv, nresv);
 	(void) sb_bucket_set_set_now(s->set, now);
 	sb_bitmap_or(old, g_windowed);
 	for (i = sb_bitmap_first_set(old); i >= 0;
@@ -287,6 +290,11 @@ extern void state_sync(time_t now)
 		_sync_windows(now);
 	else
 		(void) sb_bucket_set_set_now(s->set, now);
+	if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE) {
+		state_audit(now);
+		if (s->stale)	/* the audit found it wrong: decide afresh */
+			(void) state_build();
+	}
 }
 
 extern void state_node_config(int i)
@@ -363,7 +371,7 @@ static sb_will_run_t *_plan_build(time_t now, const void *skip_resv)
 	sb_will_run_t *w;
 	slurmctld_resv_t *r;
 
-	resv = _resv_read(&nresv);
+	resv = state_resv_read(&nresv);
 	skip = nresv;
 	r = (slurmctld_resv_t *) skip_resv;
 	for (k = 0; r && (k < nresv); k++)
@@ -372,7 +380,7 @@ static sb_will_run_t *_plan_build(time_t now, const void *skip_resv)
 	if (!(w = sb_model_plan(bucket_state.set, now, until, resv, nresv,
 				skip)))
 		error(BUCKET_PFX "cannot build the WILL_RUN plan: %m");
-	_resv_free(resv, nresv);
+	state_resv_free(resv, nresv);
 	xfree(until);
 	return w;
 }

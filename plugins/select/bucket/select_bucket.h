@@ -58,6 +58,7 @@
 
 #include "bucket.h"
 #include "bucket_conf.h"
+#include "cluster_model.h"
 #include "node.h"
 #include "place.h"
 #include "policy.h"
@@ -247,11 +248,39 @@ extern void state_free(void);
  */
 extern void state_sync(time_t now);
 
+/*
+ * slurmctld's reservations as the model sees them: the ones with nodes
+ * of this cluster's size, their bitmaps converted, the name pointing into
+ * the record (which tells them apart). The array and bitmaps are the
+ * caller's to free with state_resv_free(). O(R N / 64).
+ */
+extern sb_model_resv_t *state_resv_read(size_t *nresv);
+extern void state_resv_free(sb_model_resv_t *v, size_t n);
+
+/* sb_node_fini() on @n nodes, then the array; NULL is fine. */
+extern void state_nodes_free(sb_node_t *nodes, size_t n);
+
 /* Node @i registered: rebuild later if its signature changed. O(1). */
 extern void state_node_config(int i);
 
 /* Current load averages, for policies that read them. O(N). */
 extern void state_sync_loads(void);
+
+/* ---- bucket_audit.c ---------------------------------------------------- */
+
+/*
+ * With DebugFlags=SelectType, after each state_sync(): compare the model
+ * with one built afresh from slurmctld's nodes, bitmaps and reservations
+ * at @now (what a restarted slurmctld starts from). The buckets are
+ * logged in canonical form when they change; a difference is logged as
+ * an error naming both forms, and the model is marked stale (state_sync()
+ * rebuilds it before the decision).
+ * O(N (sig + W) + R N / 64).
+ */
+extern void state_audit(time_t now);
+
+/* Forget the last buckets logged (the model was rebuilt). O(1). */
+extern void state_audit_forget(void);
 
 /*
  * WILL_RUN's plan at @now: each node busy until the last running job on
