@@ -499,12 +499,15 @@ _sb_start_mariadb() {
 	# directory that user owns.
 	local d=$SB_DIR/mysql
 	SB_MYSQL_SOCK=$d/mysqld.sock
-	mkdir -p "$d/data"
+	mkdir -p "$d/data" "$d/tmp"
 	chown -R mysql:mysql "$d"
-	mariadb-install-db --user=mysql --datadir="$d/data" --skip-test-db \
+	# Its own temporary directory: two clusters installing at once (t32)
+	# would meet in /tmp's "#sql-temptable-*" files.
+	TMPDIR=$d/tmp mariadb-install-db --user=mysql --datadir="$d/data" --skip-test-db \
 		>"$SB_DIR/log/mariadb-install.log" 2>&1 ||
 		_sb_die "mariadb-install-db failed (see $SB_DIR/log/mariadb-install.log)"
 	/usr/sbin/mariadbd --no-defaults --user=mysql --datadir="$d/data" \
+		--tmpdir="$d/tmp" \
 		--socket="$SB_MYSQL_SOCK" --pid-file="$d/mysqld.pid" \
 		--bind-address=127.0.0.1 --port=$((SB_PORT_BASE + 2)) \
 		--innodb-buffer-pool-size=128M --innodb-lock-wait-timeout=900 \
