@@ -1,0 +1,150 @@
+#!/bin/bash
+# t33-faults-storm - an RPC storm while a burst is scheduled: client loops
+# run squeue, squeue --start, sprio, sshare, scontrol show job and
+# scontrol show node against a slurmctld running select/bucket and
+# priority/bucket (SB_STORM_SELECT=linear SB_STORM_PRIORITY=multifactor
+# runs Slurm's own, as bench/storm.sh does for the comparison). No RPC
+# may take over 30 s (a stall or a deadlock behind our locks), slurmctld
+# must not die, the burst must go on being scheduled, and our plugins
+# log no error. The storm's latencies and slurmctld's cycle times (sdiag)
+# are printed; bench/storm.sh puts them side by side with Slurm's plugins.
+#
+# Copyright (C) 2026 The slurm-buckets authors.
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# SB_STORM_SECONDS (default 30) is how long the clients run,
+# SB_STORM_CLIENTS (default 6) how many loops; SB_STORM_OUT=FILE gets the
+# figures as KEY=VALUE lines.
+. "$(dirname "$0")/../cluster/harness.sh"
+
+SECS=${SB_STORM_SECONDS:-30}
+CLIENTS=${SB_STORM_CLIENTS:-6}
+SELECT=${SB_STORM_SELECT:-bucket}
+PRIORITY=${SB_STORM_PRIORITY:-bucket}
+
+sb_cluster_init "t33$SELECT"
+sb_nodes "s[01-24]" "CPUs=2 RealMemory=1000"
+sb_nodes "w[01-08]" "CPUs=4 RealMemory=2000"
+sb_partition debug "Nodes=ALL Default=YES MaxTime=INFINITE State=UP TRESBillingWeights=CPU=1000"
+sb_accounting
+sb_select "$SELECT"
+sb_conf "PriorityType=priority/$PRIORITY"
+sb_conf "AccountingStorageEnforce=associations,limits"
+sb_conf "PriorityWeightFairshare=100000"
+sb_conf "PriorityWeightAge=1000"
+sb_cluster_start
+CTLD_LOG=$SB_DIR/log/slurmctld.log
+
+for u in sbst1 sbst2 sbst3; do
+	id "$u" >/dev/null 2>&1 || useradd -M -N -s /bin/sh "$u"
+done
+sacctmgr -i add account sta,stb >/dev/null &&
+sacctmgr -i add user sbst1,sbst2 Account=sta >/dev/null &&
+sacctmgr -i add user sbst3 Account=stb >/dev/null ||
+	_sb_die "sacctmgr cannot add the accounts"
+_known() { runuser -u sbst3 -- sbatch --test-only -A stb --wrap true 2>&1 | grep -q 'to start'; }
+wait_for 30 _known || _sb_die "slurmctld does not know sbst3's association"
+scontrol create reservation ReservationName=ahead StartTime=now+600 \
+	Duration=10 Nodes=s[23-24] Users=root >/dev/null ||
+	_sb_die "cannot create the reservation"
+sdiag -r >/dev/null 2>&1
+
+# The burst: jobs keep coming for the whole storm, three users, 70%
+# exclusive jobs of 1-4 nodes, the rest one task.
+cd "$SB_DIR/jobs"
+RANDOM=33
+_burst() {
+	local end=$1 u a shape n=0
+	while [ "${EPOCHREALTIME%.*}" -lt "$end" ]; do
+		u=$((1 + RANDOM % 3))
+		a=$([ $u = 3 ] && echo stb || echo sta)
+		if ((RANDOM % 10 < 7)); then
+			shape="-N$((1 + RANDOM % 4)) --exclusive"
+		else
+			shape="-n1"
+		fi
+		# shellcheck disable=SC2086
+		runuser -u "sbst$u" -- sbatch -Q -A "$a" -t 1 -o /dev/null \
+			$shape --wrap "sleep $((1 + RANDOM % 3))" && n=$((n + 1))
+		sleep 0.1
+	done
+	echo "$n" >"$SB_DIR/burst.count"
+}
+
+# One client: the commands in turn, each timed (ms) into its own file;
+# one that has not answered in 35 s is killed and counted as 35000.
+CMDS=("squeue" "squeue --start" "sprio" "sshare -a" "scontrol show job"
+      "scontrol show node")
+_client() {
+	local c=$1 end=$2 i=0 t0 rc cmd
+	while [ "${EPOCHREALTIME%.*}" -lt "$end" ]; do
+		cmd=${CMDS[$(((c + i) % ${#CMDS[@]}))]}
+		t0=${EPOCHREALTIME/./}
+		# shellcheck disable=SC2086
+		timeout 35 $cmd >/dev/null 2>&1
+		rc=$?
+		echo "$(((${EPOCHREALTIME/./} - t0) / 1000)) $rc $cmd" \
+			>>"$SB_DIR/storm.$c"
+		i=$((i + 1))
+	done
+}
+
+end=$((${EPOCHREALTIME%.*} + SECS))
+_burst "$end" &
+pids=($!)
+for ((c = 0; c < CLIENTS; c++)); do
+	_client "$c" "$end" &
+	pids+=($!)
+done
+wait "${pids[@]}"
+
+cat "$SB_DIR"/storm.* >"$SB_DIR/storm"
+rpcs=$(wc -l <"$SB_DIR/storm")
+slowest=$(sort -n "$SB_DIR/storm" | tail -n 1)
+failed=$(awk '$2 != 0' "$SB_DIR/storm" | wc -l)
+p99=$(sort -n "$SB_DIR/storm" | awk '{ v[NR] = $1 } END { print v[int(NR * 0.99) > 0 ? int(NR * 0.99) : 1] }')
+median=$(sort -n "$SB_DIR/storm" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+submitted=$(cat "$SB_DIR/burst.count" 2>/dev/null || echo 0)
+
+check "slurmctld is alive after $rpcs client RPCs in $SECS s" \
+	kill -0 "$SB_CTLD_PID"
+check "no client RPC took over 30 s (slowest: ${slowest%% *} ms, ${slowest#* * })" \
+	test "${slowest%% *}" -le 30000
+check_eq "every client RPC succeeded" "0" echo "$failed"
+check "the burst was accepted while the storm ran ($submitted jobs)" \
+	test "$submitted" -gt 20
+# jobs slurmctld has started: still in its memory (MinJobAge), not pending
+_nstarted() { squeue -h -t all -o %T 2>/dev/null | grep -vc PENDING; }
+_started() { [ "$(_nstarted)" -gt 20 ]; }
+check "jobs went on being started during the storm" wait_for 30 _started
+check_eq "no error from select/bucket or priority/bucket" "" \
+	grep -E 'error: (select|priority)/bucket' "$CTLD_LOG"
+
+# slurmctld's own figures for the storm: RPCs served and cycle times
+sd=$(sdiag 2>/dev/null)
+_sd() { awk -v k="$1" -v n="$2" 'index($0, k) { c++; if (c == n) { sub(/.*: */, ""); print $1 + 0; exit } }' <<<"$sd"; }
+main_mean=$(_sd "Mean cycle:" 1)
+main_max=$(_sd "Max cycle:" 1)
+bf_mean=$(_sd "Mean cycle:" 2)
+bf_max=$(_sd "Max cycle:" 2)
+started=$(_nstarted)
+figures="select=$SELECT
+priority=$PRIORITY
+seconds=$SECS
+clients=$CLIENTS
+rpcs=$rpcs
+rpc_median_ms=$median
+rpc_p99_ms=$p99
+rpc_max_ms=${slowest%% *}
+rpc_failed=$failed
+jobs_submitted=$submitted
+jobs_started=$started
+main_cycle_mean_us=$main_mean
+main_cycle_max_us=$main_max
+bf_cycle_mean_us=$bf_mean
+bf_cycle_max_us=$bf_max"
+sed 's/^/# /' <<<"$figures"
+[ -n "${SB_STORM_OUT:-}" ] && echo "$figures" >"$SB_STORM_OUT"
+
+sb_cluster_stop
+check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone
