@@ -102,7 +102,8 @@ cat "$SB_DIR"/storm.* >"$SB_DIR/storm"
 rpcs=$(wc -l <"$SB_DIR/storm")
 slowest=$(sort -n "$SB_DIR/storm" | tail -n 1)
 failed=$(awk '$2 != 0' "$SB_DIR/storm" | wc -l)
-p99=$(sort -n "$SB_DIR/storm" | awk '{ v[NR] = $1 } END { print v[int(NR * 0.99) > 0 ? int(NR * 0.99) : 1] }')
+p99=$(sort -n "$SB_DIR/storm" | awk '{ v[NR] = $1 }
+	END { i = int(NR * 0.99); if (i < 1) i = 1; print v[i] }')
 median=$(sort -n "$SB_DIR/storm" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 submitted=$(cat "$SB_DIR/burst.count" 2>/dev/null || echo 0)
 
