@@ -682,14 +682,14 @@ sb_ctld_start() {
 	local secs=${1:-30}
 	"$SB_SBIN/slurmctld" -D -f "$SLURM_CONF" >>"$SB_DIR/log/slurmctld.out" 2>&1 &
 	SB_CTLD_PID=$!
-	SB_CTLD_T0=${EPOCHREALTIME/./}
 	SB_PIDS+=($SB_CTLD_PID)
-	wait_for "$secs" scontrol ping || return 1
-	_sb_ctld_settle
+	wait_for "$secs" scontrol ping
 }
 
-# Wait until slurmctld has been up SB_CTLD_SETTLE seconds (default 4).
-# About 3 s after it starts, slurmctld's first ping round asks some nodes
+# Wait until slurmctld has been up SB_CTLD_SETTLE seconds (default 4),
+# once its nodes are idle (sb_cluster_start; not after a restart, where
+# slurmds may start after slurmctld and its first ping round must find
+# them). About 3 s after it starts, slurmctld's first ping round asks some nodes
 # to register (ping_nodes, MIN_CHECKIN_TIME). To answer, slurmd connects
 # to each of its slurmstepds, and one still starting (its socket bound,
 # not yet listening) is taken for a stray: slurmd deletes its batch script
