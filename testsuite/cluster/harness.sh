@@ -277,6 +277,7 @@ sb_nodes() {
 	if [ -n "${SB_FRONT_END:-}" ]; then
 		SB_NODE_LINES+=("NodeName=$hl NodeHostname=$SB_HOST $attrs")
 	else
+		# (NodeAddr: _sb_write_conf puts in the address the controllers reach)
 		SB_NODE_LINES+=("NodeName=$hl NodeHostname=$SB_HOST NodeAddr=127.0.0.1 Port=$port $attrs")
 	fi
 }
@@ -418,7 +419,7 @@ _sb_write_conf() {
 		cat <<EOF
 # written by testsuite/cluster/harness.sh for '$SB_NAME'
 ClusterName=${SB_NAME//[^a-z0-9]/}
-SlurmctldHost=$SB_HOST
+$(_sb_ctld_hosts)
 SlurmctldPort=$SB_PORT_BASE
 SlurmUser=root
 SlurmdUser=root
@@ -450,7 +451,7 @@ EOF
 		if [ "$SB_ACCT" = 1 ]; then
 			cat <<EOF
 AccountingStorageType=accounting_storage/slurmdbd
-AccountingStorageHost=localhost
+AccountingStorageHost=${SB_HA_ADDR0:-localhost}
 AccountingStoragePort=$((SB_PORT_BASE + 1))
 # For slurmdbd connections Slurm takes the munge socket from here.
 AccountingStoragePass=$SB_DIR/munge/munge.socket
@@ -467,7 +468,8 @@ EOF
 		printf '%s\n' "${SB_EXTRA_CONF[@]}"
 		[ -n "${SB_FRONT_END:-}" ] &&
 			echo "FrontendName=$SB_HOST FrontendAddr=127.0.0.1 Port=$((SB_PORT_BASE + 10))"
-		printf '%s\n' "${SB_NODE_LINES[@]}"
+		printf '%s\n' "${SB_NODE_LINES[@]}" |
+			sed "s/ NodeAddr=127\.0\.0\.1 / NodeAddr=${SB_HA_ADDR0:-127.0.0.1} /"
 		if [ ${#SB_PART_LINES[@]} = 0 ]; then
 			echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP $SB_PART_OPTS"
 		else
@@ -575,17 +577,21 @@ _sb_all_idle() {
 sb_cluster_start() {
 	[ ${#SB_NODE_NAMES[@]} -gt 0 ] || _sb_die "no nodes: call sb_nodes first"
 	_sb_write_conf
+	# (first: slurmdbd's address, SB_HA_ADDR0, is on its veth)
+	[ -n "$SB_HA_ADDR0" ] && _sb_ha_net_up
 	_sb_start_munge
 	if [ "$SB_ACCT" = 1 ]; then
 		_sb_start_mariadb
 		_sb_start_slurmdbd
 	fi
-	"$SB_SBIN/slurmctld" -D -f "$SLURM_CONF" >"$SB_DIR/log/slurmctld.out" 2>&1 &
-	SB_CTLD_PID=$!
+	_sb_ctld_run 1
 	SB_CTLD_T0=${EPOCHREALTIME/./}
-	SB_PIDS+=($SB_CTLD_PID)
-	wait_for 30 scontrol ping ||
+	wait_for 30 _sb_ctld_answers 1 ||
 		_sb_die "slurmctld did not answer (see $SB_DIR/log/slurmctld.log)"
+	if [ -n "$SB_HA_ADDR0" ]; then
+		sb_backup_start ||
+			_sb_die "the backup slurmctld did not wait in standby (see $SB_DIR/backup/log/slurmctld.log)"
+	fi
 	_sb_start_slurmds
 	wait_for $((30 + ${#SB_NODE_NAMES[@]} / 4)) _sb_all_idle ||
 		_sb_die "not every node became idle: $(sinfo -h -N -o '%N:%t' 2>&1 | tr '\n' ' ')"
@@ -680,10 +686,50 @@ sb_ctld_stop() {
 
 sb_ctld_start() {
 	local secs=${1:-30}
-	"$SB_SBIN/slurmctld" -D -f "$SLURM_CONF" >>"$SB_DIR/log/slurmctld.out" 2>&1 &
-	SB_CTLD_PID=$!
-	SB_PIDS+=($SB_CTLD_PID)
-	wait_for "$secs" scontrol ping
+	_sb_ctld_run 1
+	wait_for "$secs" _sb_ctld_answers 1
+}
+
+# SIGKILL slurmctld (the primary): a crash, no state saved.
+sb_ctld_kill() {
+	[ -n "${SB_CTLD_PID:-}" ] || return 0
+	kill -KILL "$SB_CTLD_PID" 2>/dev/null
+	_sb_stop_pids "$SB_CTLD_PID"
+	SB_CTLD_PID=
+}
+
+# Start slurmctld N (1: the primary, SB_CTLD_PID; 2: the backup,
+# SB_BACKUP_PID) in the background, in its namespaces when there are two.
+_sb_ctld_run() {
+	local out=$SB_DIR/log/slurmctld.out pid
+	if [ -z "$SB_HA_ADDR0" ]; then
+		"$SB_SBIN/slurmctld" -D -f "$SLURM_CONF" >>"$out" 2>&1 &
+	elif [ "$1" = 1 ]; then
+		nsenter -t "${SB_NS_PID[ctl1]}" -n -u -- \
+			"$SB_SBIN/slurmctld" -D -f "$SLURM_CONF" >>"$out" 2>&1 &
+	else
+		# its own mount namespace: its log and pid file (-r: the
+		# holder's root, the chroot's inside the chroot)
+		out=$SB_DIR/backup/log/slurmctld.out
+		nsenter -t "${SB_NS_PID[ctl2]}" -n -u -m -r -- \
+			"$SB_SBIN/slurmctld" -D -f "$SLURM_CONF" >>"$out" 2>&1 &
+	fi
+	pid=$!
+	SB_PIDS+=($pid)
+	if [ "$1" = 2 ]; then SB_BACKUP_PID=$pid; else SB_CTLD_PID=$pid; fi
+	# where this process's lines in the log begin (sb_ctld_role)
+	SB_CTLD_LOG_AT[$1]=$(stat -c %s "$(sb_ctld_log "$1")" 2>/dev/null || echo 0)
+}
+
+# Does slurmctld N answer as the controller in charge? With one
+# controller: scontrol ping. With two: its role (sb_ctld_role) is
+# control and the cluster answers squeue.
+_sb_ctld_answers() {
+	if [ -z "$SB_HA_ADDR0" ]; then
+		scontrol ping >/dev/null 2>&1
+	else
+		_sb_role_is "$1" control && squeue -h -o %i >/dev/null 2>&1
+	fi
 }
 
 # Wait until slurmctld has been up SB_CTLD_SETTLE seconds (default 4),
@@ -702,6 +748,170 @@ _sb_ctld_settle() {
 	[ "$left" -gt 0 ] && sleep "$(printf '%d.%06d' $((left / 1000000)) $((left % 1000000)))"
 	return 0
 }
+
+# ---- a backup controller ---------------------------------------------------
+# sb_backup_controller [TIMEOUT]  (after sb_cluster_init, before
+# sb_cluster_start): two slurmctld sharing StateSaveLocation, ctl1 the
+# primary (SB_CTLD_PID) and ctl2 the backup (SB_BACKUP_PID), with
+# SlurmctldTimeout=TIMEOUT (default 6 s). slurmctld takes its role from
+# its host name and binds every address on SlurmctldPort, so each runs
+# in a network and UTS namespace of its own, held open by a 'sleep' the
+# harness starts (SB_NS_PID):
+#   hub   a bridge joining the others (no frame crosses the machine's own
+#         bridges or firewall)
+#   ctl1  host name ctl1, address SB_HA_ADDR1
+#   ctl2  host name ctl2, address SB_HA_ADDR2, and a mount namespace that
+#         puts SB_DIR/backup/{log,run} over SB_DIR/{log,run}: the
+#         backup's slurmctld.log and pid file are its own
+# The machine's namespace, where slurmd, slurmdbd and every client stay,
+# reaches the hub through one veth pair, sb<SB_PORT_BASE> at
+# SB_HA_ADDR0: the nodes' NodeAddr and AccountingStorageHost. The
+# addresses are a /28 of 192.0.2.0/24 (TEST-NET-1, never routed) picked
+# by SB_PORT_BASE, so two clusters on other ports can run at once.
+# sb_cluster_stop removes it all: the holders by PID, the veth by name.
+#
+#   sb_ctld_role 1|2       control, standby (a backup waiting), starting
+#                          or down: from the controller's process and
+#                          the last role line it logged
+#   sb_backup_start        start the backup; waits until it is in standby
+#   sb_takeover [SECONDS]  scontrol takeover: the primary exits, the
+#                          backup takes control
+#   sb_ctld_kill           SIGKILL the primary (not the backup)
+#   sb_backup_log          the backup's slurmctld.log
+#   sb_ctld_log 1|2        controller N's slurmctld.log
+SB_HA_ADDR0=
+declare -A SB_NS_PID=()
+SB_CTLD_LOG_AT=()
+
+sb_backup_controller() {
+	local i=$(( (SB_PORT_BASE / 100) % 16 ))
+	[ -n "${SB_DIR:-}" ] || _sb_die "sb_backup_controller: call sb_cluster_init first"
+	[ -z "${SB_FRONT_END:-}" ] || _sb_die "sb_backup_controller: not with a front end"
+	SB_HA_TIMEOUT=${1:-6}
+	SB_HA_ADDR0=192.0.2.$((16 * i + 1))
+	SB_HA_ADDR1=192.0.2.$((16 * i + 2))
+	SB_HA_ADDR2=192.0.2.$((16 * i + 3))
+	SB_HA_LINK=sb$SB_PORT_BASE
+	mkdir -p "$SB_DIR/backup/log" "$SB_DIR/backup/run"
+}
+
+# slurm.conf's controller lines.
+_sb_ctld_hosts() {
+	if [ -z "$SB_HA_ADDR0" ]; then
+		echo "SlurmctldHost=$SB_HOST"
+		return 0
+	fi
+	echo "SlurmctldHost=ctl1($SB_HA_ADDR1)"
+	echo "SlurmctldHost=ctl2($SB_HA_ADDR2)"
+	echo "SlurmctldTimeout=$SB_HA_TIMEOUT"
+}
+
+# A namespace holder NAME: 'sleep' in new network and UTS namespaces
+# (and a mount namespace for ctl2), its host name NAME, loopback up; the
+# hub gets a bridge. Ready once its setup is done (SB_DIR/ns-NAME.ready).
+_sb_ns_hold() {
+	local name=$1 setup mnt=()
+	setup='ip link set lo up && echo "$0" >/proc/sys/kernel/hostname'
+	case $name in
+	hub) setup+=' && ip link add sbbr type bridge && ip link set sbbr up' ;;
+	ctl2)
+		mnt=(--mount --propagation private)
+		setup+=" && mount --bind '$SB_DIR/backup/log' '$SB_DIR/log'"
+		setup+=" && mount --bind '$SB_DIR/backup/run' '$SB_DIR/run'"
+		;;
+	esac
+	rm -f "$SB_DIR/ns-$name.ready"
+	unshare --net --uts "${mnt[@]}" -- sh -c \
+		"$setup && : >'$SB_DIR/ns-$name.ready' && exec sleep infinity" "$name" \
+		>>"$SB_DIR/log/namespaces.log" 2>&1 &
+	SB_NS_PID[$name]=$!
+	wait_for 10 test -e "$SB_DIR/ns-$name.ready" ||
+		_sb_die "the $name namespace did not come up (see $SB_DIR/log/namespaces.log)"
+}
+
+_sb_ha_net_up() {
+	local hub n k addr
+	ip link del "$SB_HA_LINK" 2>/dev/null	# a run killed before it cleaned up
+	for n in hub ctl1 ctl2; do
+		_sb_ns_hold "$n"
+	done
+	hub=${SB_NS_PID[hub]}
+	{
+		ip link add "$SB_HA_LINK" type veth peer name up0 netns "$hub" &&
+		nsenter -t "$hub" -n ip link set up0 master sbbr up &&
+		ip addr add "$SB_HA_ADDR0/28" dev "$SB_HA_LINK" &&
+		ip link set "$SB_HA_LINK" up
+	} >>"$SB_DIR/log/namespaces.log" 2>&1 ||
+		_sb_die "cannot link the hub namespace (see $SB_DIR/log/namespaces.log)"
+	for k in 1 2; do
+		n=ctl$k
+		[ $k = 1 ] && addr=$SB_HA_ADDR1 || addr=$SB_HA_ADDR2
+		{
+			nsenter -t "$hub" -n ip link add "$n" type veth peer name eth0 netns "${SB_NS_PID[$n]}" &&
+			nsenter -t "$hub" -n ip link set "$n" master sbbr up &&
+			nsenter -t "${SB_NS_PID[$n]}" -n ip addr add "$addr/28" dev eth0 &&
+			nsenter -t "${SB_NS_PID[$n]}" -n ip link set eth0 up
+		} >>"$SB_DIR/log/namespaces.log" 2>&1 ||
+			_sb_die "cannot link the $n namespace (see $SB_DIR/log/namespaces.log)"
+	done
+	_sb_say "controllers ctl1 ($SB_HA_ADDR1), ctl2 ($SB_HA_ADDR2); nodes and slurmdbd at $SB_HA_ADDR0 ($SB_HA_LINK); holders ${SB_NS_PID[*]}"
+}
+
+# Remove what _sb_ha_net_up made, whatever is left of it.
+_sb_ha_net_down() {
+	local p
+	[ -n "$SB_HA_ADDR0" ] || return 0
+	for p in "${SB_NS_PID[@]}"; do
+		kill -KILL "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	ip link del "$SB_HA_LINK" 2>/dev/null
+	return 0
+}
+
+sb_ctld_log() {
+	if [ "$1" = 2 ]; then echo "$SB_DIR/backup/log/slurmctld.log"
+	else echo "$SB_DIR/log/slurmctld.log"; fi
+}
+sb_backup_log() { sb_ctld_log 2; }
+
+sb_ctld_role() {
+	local pid
+	[ "$1" = 2 ] && pid=${SB_BACKUP_PID:-} || pid=${SB_CTLD_PID:-}
+	if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
+		echo down
+		return 0
+	fi
+	tail -c +$((${SB_CTLD_LOG_AT[$1]:-0} + 1)) "$(sb_ctld_log "$1")" 2>/dev/null |
+		awk '/Running as primary controller/ { r = "control" }
+		     /slurmctld running in background mode/ { r = "standby" }
+		     END { print r ? r : "starting" }'
+}
+
+# sb_takeover [SECONDS]: 'scontrol takeover', as an admin hands control
+# to the backup before the primary's host goes down: the backup asks the
+# primary to stop (it saves its state and exits) and takes over. Waits
+# for both; fails unless the backup answers in control in time.
+sb_takeover() {
+	local secs=${1:-30} p=${SB_CTLD_PID:-} i
+	scontrol takeover >/dev/null || return 1
+	if [ -n "$p" ]; then
+		for ((i = 0; i < secs * 4; i++)); do
+			kill -0 "$p" 2>/dev/null || break
+			sleep 0.25
+		done
+		kill -0 "$p" 2>/dev/null && return 1
+		_sb_stop_pids "$p"
+		SB_CTLD_PID=
+	fi
+	wait_for "$secs" _sb_ctld_answers 2
+}
+
+sb_backup_start() {
+	_sb_ctld_run 2
+	wait_for "${1:-30}" _sb_role_is 2 standby
+}
+_sb_role_is() { [ "$(sb_ctld_role "$1")" = "$2" ]; }
 
 # sb_use_slurm PREFIX: run the Slurm installed in PREFIX (/usr: Debian's)
 # from here on, whatever SB_SLURM said: its daemons, its clients first in
@@ -786,18 +996,19 @@ sb_cluster_stop() {
 	for p in "${SB_PIDS[@]}" $(_sb_our_stepds); do
 		kill -0 "$p" 2>/dev/null && kill -KILL "$p" 2>/dev/null
 	done
+	_sb_ha_net_down
 	# Reap our children so their PIDs are really gone.
 	wait 2>/dev/null
-	_sb_say "stopped: ${SB_PIDS[*]}"
+	_sb_say "stopped: ${SB_PIDS[*]}${SB_HA_ADDR0:+; namespace holders ${SB_NS_PID[*]}, $SB_HA_LINK removed}"
 }
 
 # True when no PID the harness started is running any more.
 sb_all_gone() {
 	local p
-	for p in "${SB_PIDS[@]}" $(_sb_our_stepds); do
+	for p in "${SB_PIDS[@]}" "${SB_NS_PID[@]}" $(_sb_our_stepds); do
 		kill -0 "$p" 2>/dev/null && return 1
 	done
-	return 0
+	[ -z "$SB_HA_ADDR0" ] || ! ip link show "$SB_HA_LINK" >/dev/null 2>&1
 }
 
 _sb_tails() {
@@ -807,7 +1018,8 @@ _sb_tails() {
 			2>/dev/null | head -n 2) \
 		 $(ls "$SB_DIR"/log/*.out 2>/dev/null | grep -v /slurmd-) \
 		 "$SB_DIR"/munge/munged.log "$SB_DIR"/mysql/mariadbd.log \
-		 "$SB_DIR"/log/slurmdbd.log "$SB_DIR"/log/slurmctld.log; do
+		 "$SB_DIR"/log/slurmdbd.log "$SB_DIR"/backup/log/slurmctld.log \
+		 "$SB_DIR"/log/slurmctld.log; do
 		[ -s "$f" ] || continue
 		echo "# ---- tail $f"
 		tail -n 25 "$f" | sed 's/^/# /'
@@ -819,8 +1031,11 @@ _sb_exit_trap() {
 	sb_cluster_stop
 	if [ $rc != 0 ] || [ "$SB_NFAIL" != 0 ]; then
 		_sb_tails
-		[ -n "${SB_LOG_DIR:-}" ] && cp -r "$SB_DIR/log" \
-			"$SB_LOG_DIR/$SB_NAME-daemon-logs" 2>/dev/null
+		if [ -n "${SB_LOG_DIR:-}" ]; then
+			cp -r "$SB_DIR/log" "$SB_LOG_DIR/$SB_NAME-daemon-logs" 2>/dev/null
+			[ -d "$SB_DIR/backup/log" ] && cp -r "$SB_DIR/backup/log" \
+				"$SB_LOG_DIR/$SB_NAME-backup-daemon-logs" 2>/dev/null
+		fi
 		[ $rc = 0 ] && rc=1
 	fi
 	[ "${SB_KEEP:-0}" = 1 ] || [ $rc != 0 ] || rm -rf "$SB_DIR"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # t10-priority-split - priority/bucket's fair share steers a busy cluster:
-# two users with 25 and 75 shares keep 4 nodes busy with short jobs for a
-# few minutes, and their accumulated usage ends within 10 points of
+# two users with 25 and 75 shares keep 4 nodes of 8 CPUs busy with short
+# jobs for a minute or two, and their accumulated usage ends within 10 points of
 # 25/75; once the jobs are gone, usage decays at PriorityDecayHalfLife.
 #
 # Copyright (C) 2026 The slurm-buckets authors.
@@ -10,7 +10,9 @@
 
 ALG=${SB_T10_ALGORITHM:-level_based}
 sb_cluster_init t10split
-sb_nodes "n[1-4]" "CPUs=2 RealMemory=2000"
+# 8 CPUs a node: whole-node jobs charge 8 CPUs each, so the usage the
+# check needs accrues in about 80 s
+sb_nodes "n[1-4]" "CPUs=8 RealMemory=2000"
 sb_accounting
 sb_conf "PriorityType=priority/bucket"
 sb_conf "PriorityParameters=algorithm=$ALG,calc_period=1"
@@ -44,10 +46,11 @@ check "both users queue 300 short jobs" test -n "$a25" -a -n "$a75"
 
 _usage() { sshare -P -n -A split -a -o User,RawUsage | awk -F'|' -v u="$1" '$1 == u { print $2 }'; }
 _total_at_least() { [ $(( $(_usage sbq25) + $(_usage sbq75) )) -ge "$1" ]; }
-# 8 CPUs for ~150 s, decayed with a 5 min half-life: about 1000 CPU s.
+# 32 CPUs for ~80 s at ~75% (3 s jobs, started one scheduling pass
+# after the last ended), decayed with a 5 min half-life: about 2000 CPU s.
 start=$SECONDS
-check "the cluster accrues 1000 CPU seconds of usage (<= 210 s)" \
-	wait_for 210 _total_at_least 1000
+check "the cluster accrues 2000 CPU seconds of usage (<= 210 s)" \
+	wait_for 210 _total_at_least 2000
 _sb_say "usage after $((SECONDS - start)) s: sbq25 $(_usage sbq25), sbq75 $(_usage sbq75)"
 scancel "$a25" "$a75"
 check "the queue drains" wait_for 60 sh -c '[ -z "$(squeue -h -o %i)" ]'
