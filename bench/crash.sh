@@ -5,8 +5,8 @@
 # is noisy (the kills fall on different jobs in each run); the sums over
 # seeds are what issue #26 compares: ours may not be worse than the
 # base's. SB_CRASH_FAULT=takeover does the same with t34-faults-takeover
-# (a backup controller: the primary SIGKILLed, started again, scontrol
-# takeover, started again; 70 jobs).
+# (a backup controller: the primary SIGKILLed, started again, then
+# scontrol takeover; 56 jobs).
 #
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later

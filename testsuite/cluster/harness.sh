@@ -43,6 +43,8 @@
 #   wait_for SECONDS CMD...           poll CMD until it succeeds (daemons checked)
 #   sb_job_wait JOBID SECONDS         wait until the job has left the queue
 #   sb_job_state JOBID                the job's final state from scontrol
+#   sb_stacks PID WHAT                every thread's stack (gdb) of a daemon
+#                                     that hangs, into SB_DIR/log
 #   sb_pids                           every PID the harness started
 #
 # Variables after sb_cluster_init: SB_DIR, SLURM_CONF (exported), SB_HOST.
@@ -815,7 +817,13 @@ _sb_ns_hold() {
 	case $name in
 	hub) setup+=' && ip link add sbbr type bridge && ip link set sbbr up' ;;
 	ctl2)
-		mnt=(--mount --propagation private)
+		# Mounts made here must not reach the machine's namespace.
+		# unshare's '--propagation private' fails in the chroot (its
+		# / is no mount point), where build-aux/sb-chroot has made
+		# every mount private already: try, then check.
+		mnt=(--mount --propagation unchanged)
+		setup+=" && { mount --make-rprivate / 2>/dev/null ||"
+		setup+=" ! grep -q ' shared:' /proc/self/mountinfo; }"
 		setup+=" && mount --bind '$SB_DIR/backup/log' '$SB_DIR/log'"
 		setup+=" && mount --bind '$SB_DIR/backup/run' '$SB_DIR/run'"
 		;;
@@ -1002,6 +1010,20 @@ sb_cluster_stop() {
 	_sb_say "stopped: ${SB_PIDS[*]}${SB_HA_ADDR0:+; namespace holders ${SB_NS_PID[*]}, $SB_HA_LINK removed}"
 }
 
+# sb_stacks PID WHAT: every thread's stack of a daemon that hangs (gdb),
+# into SB_DIR/log/stacks-WHAT.txt (copied with the logs on failure); the
+# frames of our plugins and of lock waits are printed.
+sb_stacks() {
+	local f=$SB_DIR/log/stacks-$2.txt
+	command -v gdb >/dev/null || { _sb_say "no gdb: no stacks of $2 ($1)"; return 0; }
+	# in the daemon's mount namespace (the backup's is its own), to
+	# read the files it mapped
+	timeout 60 nsenter -t "$1" -m -r -- gdb -p "$1" -batch \
+		-ex 'thread apply all bt' >"$f" 2>&1
+	_sb_say "stacks of $2 ($1): $f"
+	grep -E '^Thread |bucket|_lock|pthread_join|cond_wait' "$f" | head -n 80 | sed 's/^/#   /'
+}
+
 # True when no PID the harness started is running any more.
 sb_all_gone() {
 	local p
@@ -1032,6 +1054,8 @@ _sb_exit_trap() {
 	if [ $rc != 0 ] || [ "$SB_NFAIL" != 0 ]; then
 		_sb_tails
 		if [ -n "${SB_LOG_DIR:-}" ]; then
+			rm -rf "$SB_LOG_DIR/$SB_NAME-daemon-logs" \
+				"$SB_LOG_DIR/$SB_NAME-backup-daemon-logs"
 			cp -r "$SB_DIR/log" "$SB_LOG_DIR/$SB_NAME-daemon-logs" 2>/dev/null
 			[ -d "$SB_DIR/backup/log" ] && cp -r "$SB_DIR/backup/log" \
 				"$SB_LOG_DIR/$SB_NAME-backup-daemon-logs" 2>/dev/null

@@ -7,9 +7,10 @@
 #
 # Must hold in each run (crash-burst.run checks): no node under two
 # running jobs, sampled every second; slurmctld answers within seconds of
-# each start; every job submitted is running, pending or in sacct; ours
-# log no error, and select/bucket's audit finds after every start that
-# its buckets equal a fresh build from slurmctld's state.
+# each start; every job submitted is running, pending, or ended in sacct
+# or jobcomp; ours log no error, and select/bucket's audit finds after
+# every start that its buckets equal a fresh build from slurmctld's
+# state.
 #
 # Slurm itself does not promise that a job which ended while slurmctld
 # was down is recorded once and as COMPLETED (it is recovered from the

@@ -11,13 +11,13 @@
 # them over veth pairs, and no packet leaves the machine. In a seeded
 # burst (crash-burst.run, SB_CRASH_FAULT=takeover) the primary is
 # SIGKILLed and the backup takes over; the primary is started again and
-# takes control back; 'scontrol takeover' hands control to the backup;
-# the primary is started again and takes control back.
+# takes control back; 'scontrol takeover' hands control to the backup.
 #
 # Must hold in each run: no node under two running jobs, sampled every
 # second; a controller in charge within seconds of each fault; the
-# backup starts jobs each time it is in control; every job
-# submitted is running, pending or in sacct. Ours also: no plugin error;
+# backup starts jobs each time it is in control; every job submitted is
+# running, pending, or ended in sacct or jobcomp. Ours also: no plugin
+# error;
 # select/bucket's audit finds, each time a controller takes control,
 # that its buckets equal a fresh build from that controller's state;
 # select/bucket places jobs on the backup; priority/bucket's usage in
