@@ -61,8 +61,7 @@ at() {
 		awk -F'|' '$1 == "sbcr1" { print $2 }') $(squeue -h -j "$j" -o %T)"
 }
 _kill() {
-	kill -KILL "$SB_CTLD_PID"
-	_sb_stop_pids "$SB_CTLD_PID"
+	sb_ctld_kill
 	sb_ctld_start 20
 }
 sleep 10; at

@@ -779,7 +779,6 @@ _sb_ctld_settle() {
 #   sb_takeover [SECONDS]  scontrol takeover: the primary exits, the
 #                          backup takes control
 #   sb_ctld_kill           SIGKILL the primary (not the backup)
-#   sb_backup_log          the backup's slurmctld.log
 #   sb_ctld_log 1|2        controller N's slurmctld.log
 SB_HA_ADDR0=
 declare -A SB_NS_PID=()
@@ -881,7 +880,6 @@ sb_ctld_log() {
 	if [ "$1" = 2 ]; then echo "$SB_DIR/backup/log/slurmctld.log"
 	else echo "$SB_DIR/log/slurmctld.log"; fi
 }
-sb_backup_log() { sb_ctld_log 2; }
 
 sb_ctld_role() {
 	local pid
@@ -901,14 +899,10 @@ sb_ctld_role() {
 # primary to stop (it saves its state and exits) and takes over. Waits
 # for both; fails unless the backup answers in control in time.
 sb_takeover() {
-	local secs=${1:-30} p=${SB_CTLD_PID:-} i
+	local secs=${1:-30} p=${SB_CTLD_PID:-}
 	scontrol takeover >/dev/null || return 1
 	if [ -n "$p" ]; then
-		for ((i = 0; i < secs * 4; i++)); do
-			kill -0 "$p" 2>/dev/null || break
-			sleep 0.25
-		done
-		kill -0 "$p" 2>/dev/null && return 1
+		wait_for "$secs" sh -c "! kill -0 $p 2>/dev/null" || return 1
 		_sb_stop_pids "$p"
 		SB_CTLD_PID=
 	fi
