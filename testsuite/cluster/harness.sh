@@ -31,6 +31,9 @@
 #   sb_ctld_stop                      stop slurmctld alone (to restart it)
 #   sb_ctld_start [SECONDS]           start slurmctld again; fails if it does
 #                                     not answer (e.g. refused its config)
+#   sb_nodes_back [SECONDS]           wait until every node answers again
+#                                     (after sb_ctld_start, before a test
+#                                     that expects given nodes)
 #   sb_restart_all [SECONDS]          stop slurmctld and every slurmd, start
 #                                     them again (as a SelectType change
 #                                     needs); fails unless every node is back
@@ -670,6 +673,15 @@ _sb_all_back() {
 	[ "$bad" = 0 ] && [ -n "$(sinfo -h -N -o %N 2>/dev/null)" ]
 }
 
+# After a restart, slurmctld 26.05 holds every node UNKNOWN, and
+# schedules none, until its slurmd registers again; the slurmds answer
+# its first ping round one by one, 2-5 s after the start. A job placed
+# before that gets the nodes that answered first (t22 on CI: FASTEST
+# gave p6, as p3 had not answered yet).
+sb_nodes_back() {
+	wait_for "${1:-30}" _sb_all_back
+}
+
 sb_restart_all() {
 	local secs=${1:-60} n
 	sb_ctld_stop
@@ -677,7 +689,7 @@ sb_restart_all() {
 	SB_SLURMD_PID=()
 	sb_ctld_start "$secs" || return 1
 	_sb_start_slurmds
-	wait_for "$secs" _sb_all_back
+	sb_nodes_back "$secs"
 }
 
 sb_ctld_stop() {
@@ -963,7 +975,7 @@ sb_switch_slurm() {
 	[ "$SB_ACCT" = 1 ] && _sb_run_slurmdbd
 	sb_ctld_start "$secs" || return 1
 	_sb_start_slurmds
-	wait_for "$secs" _sb_all_back
+	sb_nodes_back "$secs"
 }
 
 # slurmstepd processes are daemons of their own; find ours by SLURM_CONF.

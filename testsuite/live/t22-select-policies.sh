@@ -115,7 +115,8 @@ else
 	printf '%s\nAllowJobPolicies=FASTEST\n%s\n' "$SPEEDS" \
 		"$(sb_bucket_conf_base)" >"$BCONF"
 	sb_ctld_stop
-	check "... and starts again with a good bucket.conf" sb_ctld_start 30
+	check "... and starts again with a good bucket.conf; every node answers" \
+		_start_nodes_back
 	check_eq "... where jobs get FASTEST when they ask" p3 \
 		_place -N1 --bucket-policy=FASTEST
 	printf 'NodeAllocationPolicy=FASTESTT\n%s\n' \

@@ -88,7 +88,8 @@ _bad_conf_restart() {
 	rm -f "$BCONF"
 	printf '%s\n' "$GOOD" >"$BCONF"
 	sb_ctld_stop
-	check "... slurmctld starts again with the good file" sb_ctld_start 30
+	check "... slurmctld starts again with the good file; every node answers" \
+		_start_nodes_back
 	check "... and stays small (RSS $(_rss_kb) kB < 500 MB)" \
 		test "$(_rss_kb)" -lt 512000
 	check_eq "... FASTEST and r3's speed hold again: one node -> r3" r3 \
