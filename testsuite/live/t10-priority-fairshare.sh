@@ -357,6 +357,8 @@ wait_for 20 _more_passes level_based $((n + 2))
 before=$(sshare -a -P -n -o Account,User,RawUsage,FairShare,LevelFS | sed 's/^ *//')
 sb_ctld_stop
 check "slurmctld saved the decay state (multifactor's file)" test -s "$SB_DIR/state/ctld/priority_last_decay_ran"
+check_eq "... readable by SlurmUser alone, as multifactor writes it" 600 \
+	stat -c %a "$SB_DIR/state/ctld/priority_last_decay_ran"
 check "slurmctld restarts" sb_ctld_start 60
 n=$(_passes level_based)
 check "fair-share passes resume" wait_for 30 _more_passes level_based $((n + 2))

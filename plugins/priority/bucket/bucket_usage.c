@@ -23,6 +23,7 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -106,14 +107,35 @@ unpack_error:
 	xfree(path);
 }
 
-/* Write the state atomically (a new file, fsync, rename), under slurmctld's
- * state file lock as multifactor does. */
+/* Write all of @len bytes at @data to @fd; 0, or -1 with errno set. */
+static int _write_all(int fd, const char *data, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		if ((n = write(fd, data, len)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		data += n;
+		len -= (size_t) n;
+	}
+	return 0;
+}
+
+/*
+ * Write the state atomically, under slurmctld's state file lock as
+ * multifactor does: a new file readable by SlurmUser alone (0600, as
+ * multifactor's), fsync, rename over the old one, fsync of the
+ * directory so the rename itself survives a power cut. On any failure
+ * the old file stays as it was.
+ */
 static void _write_state(time_t last_ran, time_t last_reset)
 {
 	char *path, *tmp;
 	buf_t *buf;
-	FILE *f;
-	int rc = -1;
+	int fd, dfd, rc = -1;
 
 	if (!xstrcmp(slurm_conf.state_save_location, "/dev/null"))
 		return;
@@ -123,16 +145,23 @@ static void _write_state(time_t last_ran, time_t last_reset)
 	pack_time(last_ran, buf);
 	pack_time(last_reset, buf);
 	lock_state_files();
-	if ((f = fopen(tmp, "w"))) {
-		if ((fwrite(get_buf_data(buf), 1, get_buf_offset(buf), f) ==
-		     get_buf_offset(buf)) && !fflush(f) && !fsync(fileno(f)))
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		if (!_write_all(fd, get_buf_data(buf), get_buf_offset(buf)) &&
+		    !fsync(fd))
 			rc = 0;
-		if (fclose(f))
+		if (close(fd))
 			rc = -1;
 	}
 	if (rc || rename(tmp, path)) {
 		error(BUCKET_PFX "cannot save %s: %m", path);
 		(void) unlink(tmp);
+	} else if ((dfd = open(slurm_conf.state_save_location,
+			       O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		if (fsync(dfd))
+			error(BUCKET_PFX "cannot sync %s: %m",
+			      slurm_conf.state_save_location);
+		(void) close(dfd);
 	}
 	unlock_state_files();
 	free_buf(buf);
