@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "sbucket_why_limits_priv.h"
 #include "slurm_text.h"
 #include "strbuf.h"
@@ -55,17 +56,14 @@ static char *_strndup0(const char *s, size_t n)
 /* "N" or "" -> NONE, else the number; -2 when not a number. */
 static int64_t _num(const char *s, size_t n)
 {
-	int64_t v = 0;
-	size_t i;
+	uint64_t v;
+	const char *end;
 
 	if (!n || (n == 1 && s[0] == 'N'))
 		return NONE;
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9' || v > INT64_MAX / 10 - 9)
-			return -2;
-		v = v * 10 + (s[i] - '0');
-	}
-	return v;
+	if (sb_decimal_parse(s, INT64_MAX, &v, &end) || (end != s + n))
+		return -2;
+	return (int64_t) v;
 }
 
 /* "N(0)", "4(2)", "" -> limit and use (NONE, 0 when absent). */

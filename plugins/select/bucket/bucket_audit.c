@@ -69,16 +69,14 @@ static char *_dump(const sb_bucket_set_t *set)
  */
 static char *_fresh_dump(time_t now)
 {
-	size_t n = node_record_count, i, nresv = 0;
+	size_t n = node_record_count, nresv = 0;
 	sb_node_t *nodes = xcalloc(n ? n : 1, sizeof(*nodes));
 	sb_model_resv_t *resv = NULL;
 	sb_bucket_set_t *set = NULL;
 	char *out = NULL;
 
-	for (i = 0; i < n; i++)
-		if (convert_node(&nodes[i], i, node_record_table_ptr[i],
-				 bucket_conf) < 0)
-			goto fail;
+	if (convert_nodes(nodes, n) < 0)
+		goto fail;
 	resv = state_resv_read(&nresv);
 	if ((sb_model_windows(nodes, n, resv, nresv, now) < 0) ||
 	    !(set = sb_bucket_set_create(nodes, n, now)) ||

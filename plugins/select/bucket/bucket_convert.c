@@ -124,6 +124,20 @@ fail:
 	return -1;
 }
 
+extern int convert_nodes(sb_node_t *nodes, size_t n)
+{
+	size_t i;
+	int busy = 0;
+
+	for (i = 0; i < n; i++) {
+		if (convert_node(&nodes[i], i, node_record_table_ptr[i],
+				 bucket_conf) < 0)
+			return -1;
+		busy += (nodes[i].state == SB_NODE_ALLOCATED);
+	}
+	return busy;
+}
+
 extern int64_t convert_time_limit(const job_record_t *job_ptr)
 {
 	uint32_t limit = job_ptr->time_limit;

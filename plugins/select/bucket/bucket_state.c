@@ -238,8 +238,7 @@ extern int state_build(void)
 {
 	bucket_state_t *s = &bucket_state;
 	time_t now = time(NULL);
-	size_t i, busy = 0;
-	int k;
+	int k, busy;
 
 	state_free();
 	s->n = node_record_count;
@@ -252,16 +251,12 @@ extern int state_build(void)
 			goto fail;
 		_read(k, g_seen[k]);
 	}
-	for (i = 0; i < s->n; i++) {
-		if (convert_node(&s->nodes[i], i, node_record_table_ptr[i],
-				 bucket_conf) < 0)
-			goto fail;
-		busy += (s->nodes[i].state == SB_NODE_ALLOCATED);
-	}
+	if ((busy = convert_nodes(s->nodes, s->n)) < 0)
+		goto fail;
 	if (!(s->set = sb_bucket_set_create(s->nodes, s->n, now)))
 		goto fail;
 	_sync_windows(now);
-	info("%zu nodes in %zu buckets, %zu with jobs",
+	info("%zu nodes in %zu buckets, %d with jobs",
 	     s->n, sb_bucket_set_size(s->set), busy);
 	return SLURM_SUCCESS;
 fail:

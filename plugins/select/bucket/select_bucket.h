@@ -204,6 +204,14 @@ extern int convert_node(sb_node_t *nd, size_t i, node_record_t *node_ptr,
 			const sb_bucket_conf_t *conf);
 
 /*
+ * convert_node() for every node of slurmctld's table into @nodes (@n of
+ * them, node_record_count), with bucket_conf's speeds: the one way a
+ * model's nodes are read, for a build and for the audit's fresh one.
+ * Returns how many are allocated, or -1 (logged).
+ */
+extern int convert_nodes(sb_node_t *nodes, size_t n);
+
+/*
  * The sb_node_state_t of node @i as slurmctld's bitmaps have it: not in
  * avail_node_bitmap -> down (drained when draining), not idle ->
  * allocated (any job, shared or not), powered down, else idle.
