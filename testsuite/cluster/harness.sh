@@ -45,6 +45,9 @@
 #   check_eq "what" EXPECTED CMD...   CMD's stdout must equal EXPECTED
 #   wait_for SECONDS CMD...           poll CMD until it succeeds (daemons checked)
 #   sb_job_wait JOBID SECONDS         wait until the job has left the queue
+#   sb_users_known SECONDS USER:ACCOUNT[:QOS]...
+#                                     wait until slurmctld takes a job from
+#                                     each user under that account (and QOS)
 #   sb_job_state JOBID                the job's final state from scontrol
 #   sb_stacks PID WHAT                every thread's stack (gdb) of a daemon
 #                                     that hangs, into SB_DIR/log
@@ -368,6 +371,29 @@ wait_for() {
 		sleep 0.5
 	done
 	return 1
+}
+
+# sacctmgr's additions reach slurmctld a moment after sacctmgr returns:
+# a user's association (and QOS) is known once slurmctld would start a
+# job of theirs under it (sbatch --test-only, run from a directory the
+# user may read).
+_sb_can_submit() {
+	local u=${1%%:*} rest=${1#*:} a q=
+	a=${rest%%:*}
+	[ "$rest" != "$a" ] && q=${rest#*:}
+	runuser -u "$u" -- sbatch --test-only -A "$a" ${q:+-q "$q"} --wrap true 2>&1 |
+		grep -q 'to start'
+}
+_sb_all_can_submit() {
+	local p
+	for p in "$@"; do
+		_sb_can_submit "$p" || return 1
+	done
+}
+sb_users_known() {
+	local secs=$1
+	shift
+	wait_for "$secs" _sb_all_can_submit "$@"
 }
 
 check() {

@@ -26,8 +26,7 @@ check_eq "sshare -a shows user sbalice under physics" "physics|sbalice|10" \
 	sh -c "sshare -a -P -n -o Account,User,RawShares | sed 's/^ *//' | grep '|sbalice|'"
 
 cd "$SB_DIR/jobs"
-# slurmctld learns new associations from slurmdbd asynchronously.
-wait_for 20 sh -c "runuser -u sbalice -- sbatch --test-only -A physics --wrap true 2>&1 | grep -q 'to start'"
+sb_users_known 20 sbalice:physics
 j=$(runuser -u sbalice -- sbatch --parsable -A physics -o /dev/null --wrap 'sleep 1')
 check "sbalice can submit to physics" grep -qE '^[0-9]+$' <<<"$j"
 sb_job_wait "$j" 60

@@ -73,11 +73,8 @@ sacctmgr -i add user sbpa6 Account=acctB Fairshare=50 >/dev/null
 check "sacctmgr builds the tree" test $? = 0
 
 cd "$SB_DIR/jobs"
-_can_submit() {
-	runuser -u "$1" -- sbatch --test-only -A "$2" --wrap true 2>&1 | grep -q 'to start'
-}
 check "slurmctld knows every user association" \
-	wait_for 30 sh -c "$(declare -f _can_submit); _can_submit sbpa1 acctA1 && _can_submit sbpa6 acctB && _can_submit sbpa4 acctBP"
+	sb_users_known 30 sbpa1:acctA1 sbpa6:acctB sbpa4:acctBP
 
 # ---- usage from real jobs ------------------------------------------------
 declare -A SLEEP=([sbpa1]=4 [sbpa2]=2 [sbpa3]=6 [sbpa4]=3 [sbpa5]=5 [sbpa6]=2)

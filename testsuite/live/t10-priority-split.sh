@@ -30,9 +30,7 @@ sacctmgr -i add user sbq25 Account=split Fairshare=25 >/dev/null &&
 sacctmgr -i add user sbq75 Account=split Fairshare=75 >/dev/null
 check "sacctmgr adds two users with 25 and 75 shares" test $? = 0
 cd "$SB_DIR/jobs"
-check "slurmctld knows both users" wait_for 30 sh -c \
-	"runuser -u sbq25 -- sbatch --test-only -A split --wrap true 2>&1 | grep -q 'to start' &&
-	 runuser -u sbq75 -- sbatch --test-only -A split --wrap true 2>&1 | grep -q 'to start'"
+check "slurmctld knows both users" sb_users_known 30 sbq25:split sbq75:split
 
 # LEVEL_BASED's shares interpolation (S' = 0.1 + 0.9 S) puts the balance
 # at 0.325 / (0.325 + 0.775) = 29.5% rather than 25%; Fair Tree at 25%.

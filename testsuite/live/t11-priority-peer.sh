@@ -105,11 +105,8 @@ rc=$?
 check "sacctmgr builds a tree of $(sacctmgr -n -P list assoc format=ID | wc -l) associations" test $rc = 0
 
 cd "$SB_DIR/jobs"
-_can_submit() {
-	runuser -u "$1" -- sbatch --test-only -A "$2" --wrap true 2>&1 | grep -q 'to start'
-}
-check "slurmctld knows the user associations" wait_for 30 sh -c \
-	"$(declare -f _can_submit); _can_submit sbpp14 pD && _can_submit sbpp11 pB21 && _can_submit sbpp0 root"
+check "slurmctld knows the user associations" \
+	sb_users_known 30 sbpp14:pD sbpp11:pB21 sbpp0:root
 
 # ---- usage from real jobs (whole nodes: 2 CPUs x 1000 a second) ------------
 RUNS="sbpp0:root:2 sbpp1:pA1:3 sbpp2:pA1:1 sbpp3:pA2:4 sbpp4:pA2:2
@@ -153,11 +150,7 @@ sacctmgr -i add qos sbq1 Priority=10 >/dev/null &&
 sacctmgr -i add qos sbq2 Priority=100 >/dev/null &&
 sacctmgr -i modify user sbpp7 set qos+=sbq1,sbq2 >/dev/null
 check "sacctmgr adds two QOS" test $? = 0
-_qos_known() {
-	runuser -u sbpp7 -- sbatch --test-only -A pB -q sbq2 --wrap true 2>&1 |
-		grep -q 'to start'
-}
-check "slurmctld knows the QOS" wait_for 30 _qos_known
+check "slurmctld knows the QOS" sb_users_known 30 sbpp7:pB:sbq2
 QPEND="hold1:sbq2:-n1 hold1,hold2:sbq1:-n2"
 [ "$SB_SERIES" = 22.05 ] ||
 	QPEND+=" hold1,hold2:sbq1,sbq2:-n1 hold2:sbq2,sbq1:-n2 hold3,hold1:sbq1,normal:-n1"

@@ -58,7 +58,7 @@ id sbup >/dev/null 2>&1 || useradd -M -N -s /bin/sh sbup
 sacctmgr -i add account upg Fairshare=10 >/dev/null
 sacctmgr -i add user sbup Account=upg >/dev/null
 cd "$SB_DIR/jobs" || exit 1
-wait_for 20 sh -c "runuser -u sbup -- sbatch --test-only -A upg --wrap true 2>&1 | grep -q 'to start'"
+sb_users_known 20 sbup:upg
 
 _sub() { runuser -u sbup -- sbatch --parsable -A upg -o /dev/null "$@"; }
 _usage() {

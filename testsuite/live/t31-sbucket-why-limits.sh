@@ -75,12 +75,8 @@ sacctmgr -i add user sbl1,sbl2,sbl3 Account=acctl QOS=normal,lim4,limu \
 	DefaultQOS=normal >/dev/null
 check "sacctmgr adds QOS lim4 (GrpTRES=cpu=4), limu (MaxTRESPerUser=cpu=2) and users sbl1-3" \
 	test $? = 0
-_can_submit() {
-	runuser -u "$1" -- sbatch --test-only -A acctl -q "$2" -N1 -c2 --wrap true 2>&1 |
-		grep -q 'to start'
-}
 check "slurmctld knows the users and QOS" \
-	wait_for 30 sh -c "$(declare -f _can_submit); _can_submit sbl1 limu && _can_submit sbl2 limu && _can_submit sbl3 lim4"
+	sb_users_known 30 sbl1:acctl:limu sbl2:acctl:limu sbl3:acctl:lim4
 
 # ---- helpers ---------------------------------------------------------------
 _state() { squeue -h -j "$1" -o %T 2>/dev/null; }

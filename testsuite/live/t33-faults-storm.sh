@@ -42,8 +42,7 @@ sacctmgr -i add account sta,stb >/dev/null &&
 sacctmgr -i add user sbst1,sbst2 Account=sta >/dev/null &&
 sacctmgr -i add user sbst3 Account=stb >/dev/null ||
 	_sb_die "sacctmgr cannot add the accounts"
-_known() { runuser -u sbst3 -- sbatch --test-only -A stb --wrap true 2>&1 | grep -q 'to start'; }
-wait_for 30 _known || _sb_die "slurmctld does not know sbst3's association"
+sb_users_known 30 sbst3:stb || _sb_die "slurmctld does not know sbst3's association"
 scontrol create reservation ReservationName=ahead StartTime=now+600 \
 	Duration=10 Nodes=s[23-24] Users=root >/dev/null ||
 	_sb_die "cannot create the reservation"
