@@ -347,6 +347,22 @@ static int _per_limits(_walk_t *w, const char **k, const char *kind,
 	return _one(w, k, 5, scope, qos, who, per->max_jobs, per->jobs, 1);
 }
 
+/*
+ * A QOS's or an association's group limits (@scope "qos" or "assoc", of
+ * @owner, for @who): its TRES and its job count, keyed by @k[0..1].
+ */
+static int _grp_limits(_walk_t *w, const char **k, const char *scope,
+		       const char *owner, const char *who,
+		       const sbwl_tres_t *grp, size_t ngrp, int64_t jobs,
+		       int64_t jobs_used)
+{
+	k[2] = "grp";
+	if (_tres_limits(w, k, 3, scope, owner, who, grp, ngrp) < 0)
+		return -1;
+	k[3] = "jobs";
+	return _one(w, k, 4, scope, owner, who, jobs, jobs_used, 1);
+}
+
 /* Hand every limit job @j is subject to to @w's function. */
 static int _walk(_walk_t *w)
 {
@@ -374,13 +390,8 @@ static int _walk(_walk_t *w)
 	if (q) {
 		k[0] = "q";
 		k[1] = q->name;
-		k[2] = "grp";
-		if (_tres_limits(w, k, 3, "qos", q->name, NULL, q->grp,
-				 q->ngrp) < 0)
-			return -1;
-		k[3] = "jobs";
-		if (_one(w, k, 4, "qos", q->name, NULL, q->grp_jobs,
-			 q->grp_jobs_used, 1) < 0)
+		if (_grp_limits(w, k, "qos", q->name, NULL, q->grp, q->ngrp,
+				q->grp_jobs, q->grp_jobs_used) < 0)
 			return -1;
 		if ((in->pu && _per_limits(w, k, "u", in->uid, "qos-user",
 					   q->name, w->j->user, in->pu) < 0) ||
@@ -405,13 +416,8 @@ static int _walk(_walk_t *w)
 		const char *who = a->user[0] ? a->user : NULL;
 
 		snprintf(id, sizeof(id), "%" PRIu32, a->id);
-		k[2] = "grp";
-		if (_tres_limits(w, k, 3, "assoc", a->account, who, a->grp,
-				 a->ngrp) < 0)
-			return -1;
-		k[3] = "jobs";
-		if (_one(w, k, 4, "assoc", a->account, who, a->grp_jobs,
-			 a->grp_jobs_used, 1) < 0)
+		if (_grp_limits(w, k, "assoc", a->account, who, a->grp,
+				a->ngrp, a->grp_jobs, a->grp_jobs_used) < 0)
 			return -1;
 		/* a user's association -> its account's -> the parent's */
 		if (who)

@@ -134,6 +134,21 @@ static struct span_slot *_slot(const sb_planner_t *p, int64_t id)
 	return sp;
 }
 
+/* The slot of span @id of @p, or NULL with errno EINVAL (p NULL) or
+ * ENOENT (no such live span): the lookup every call on one span does. */
+static struct span_slot *_span(const sb_planner_t *p, int64_t id)
+{
+	struct span_slot *sp;
+
+	if (!p) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!(sp = _slot(p, id)))
+		errno = ENOENT;
+	return sp;
+}
+
 /* A free slot index, growing the array if needed; UINT32_MAX on ENOMEM. */
 static uint32_t _slot_get(sb_planner_t *p)
 {
@@ -218,14 +233,8 @@ int sb_planner_rem_span(sb_planner_t *p, int64_t id)
 {
 	struct span_slot *sp;
 
-	if (!p) {
-		errno = EINVAL;
+	if (!(sp = _span(p, id)))
 		return -1;
-	}
-	if (!(sp = _slot(p, id))) {
-		errno = ENOENT;
-		return -1;
-	}
 	(void) sb_timetree_add(p->tt, sp->start, sp->end, sp->count);
 	(void) sb_timetree_release(p->tt, sp->start);
 	(void) sb_timetree_release(p->tt, sp->end);
@@ -239,14 +248,8 @@ int sb_planner_span(const sb_planner_t *p, int64_t id, int64_t *start,
 {
 	const struct span_slot *sp;
 
-	if (!p) {
-		errno = EINVAL;
+	if (!(sp = _span(p, id)))
 		return -1;
-	}
-	if (!(sp = _slot(p, id))) {
-		errno = ENOENT;
-		return -1;
-	}
 	if (start)
 		*start = sp->start;
 	if (duration)
