@@ -364,6 +364,22 @@ check_eq "usage, FairShare and LevelFS survive the restart" "$before" \
 check "the restarted slurmctld read its last pass time" \
 	grep -q 'priority/bucket: _read_state: PRIO: last pass at' "$CTLD_LOG"
 
+# ---- a torn decay state file ------------------------------------------------
+# (multifactor stops slurmctld here; priority/bucket logs it and goes on)
+DECAY=$SB_DIR/state/ctld/priority_last_decay_ran
+sb_ctld_stop
+printf 'torn' >"$DECAY"
+touch -d '1 hour ago' "$DECAY"
+check "slurmctld starts with a torn decay state file" sb_ctld_start 60
+check "... one error line names the file" grep -q \
+	"error: priority/bucket: $DECAY is not a priority state file; ignoring it (usage decay restarts from now)" \
+	"$CTLD_LOG"
+check "... PriorityUsageResetPeriod counts from the file's last write" \
+	grep -q "priority/bucket: _read_state: $DECAY: PriorityUsageResetPeriod counts from its last write" \
+	"$CTLD_LOG"
+check "... the next pass writes it whole again (two times, 16 bytes)" \
+	wait_for 30 sh -c "[ \$(stat -c %s '$DECAY') = 16 ]"
+
 # ---- bad PriorityParameters at start ----------------------------------------
 sb_ctld_stop
 sed -i "s/^PriorityParameters=.*/PriorityParameters=algorithm=level_based,levels=20/" "$SLURM_CONF"

@@ -28,6 +28,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -66,15 +67,19 @@ static char *_state_path(const char *suffix)
 
 /*
  * The last pass and the last reset, as multifactor packs them: two
- * pack_time() values. A missing file is a first start; an unreadable one
- * is logged and ignored (decay then restarts from now) where multifactor
- * would stop slurmctld.
+ * pack_time() values. A missing file is a first start. An unreadable or
+ * torn one is logged, where multifactor would stop slurmctld: decay then
+ * restarts from now, and PriorityUsageResetPeriod counts from the file's
+ * last write: every pass writes it, so the lost last reset is no later
+ * than that, and a reset that fell due while slurmctld was down still
+ * happens (counting from now would skip it).
  */
 static void _read_state(time_t *last_ran, time_t *last_reset)
 {
 	char *path = _state_path(NULL);
 	time_t ran = 0, reset = 0;
 	buf_t *buf;
+	struct stat st;
 
 	*last_ran = *last_reset = 0;
 	if ((access(path, F_OK) < 0) && (errno == ENOENT)) {
@@ -87,8 +92,7 @@ static void _read_state(time_t *last_ran, time_t *last_reset)
 	unlock_state_files();
 	if (!buf) {
 		error(BUCKET_PFX "cannot read %s; usage decay restarts from now", path);
-		xfree(path);
-		return;
+		goto lost;
 	}
 	safe_unpack_time(&ran, buf);
 	safe_unpack_time(&reset, buf);
@@ -104,6 +108,13 @@ static void _read_state(time_t *last_ran, time_t *last_reset)
 unpack_error:
 	error(BUCKET_PFX "%s is not a priority state file; ignoring it (usage decay restarts from now)", path);
 	free_buf(buf);
+lost:
+	if (!stat(path, &st) && (st.st_mtime > 0) &&
+	    (st.st_mtime <= time(NULL))) {
+		*last_reset = st.st_mtime;
+		info("%s: PriorityUsageResetPeriod counts from its last write, %lld",
+		     path, (long long) st.st_mtime);
+	}
 	xfree(path);
 }
 
