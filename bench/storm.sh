@@ -11,6 +11,9 @@
 #   SB_SLURM=24.11|26.05 runs that series' build in the chroot, as
 #   './quickstart check' does; the default is this machine's 22.05.
 #   SB_PORT_BASE as for the live tests.
+#   SB_STORM_NODES=N runs N nodes (t33's header); for thousands, on
+#   22.05, SB_FRONT_END=$(bench/scale/fe-build --quiet): one slurmd
+#   serves them all.
 set -uo pipefail
 
 SECS=${1:-180}
@@ -28,6 +31,6 @@ for m in bucket:bucket linear:multifactor; do
 		TESTS_ONLY=live SB_LIVE_FILTER='t33*' ./quickstart check 2>&1 |
 		grep -E '^   (not )?ok [0-9]|passed'
 done
-echo "# Slurm $series, $SECS s, $CLIENTS clients"
+echo "# Slurm $series, $SECS s, $CLIENTS clients, ${SB_STORM_NODES:-32} nodes${SB_FRONT_END:+ (front end)}"
 paste -d= "$logs/storm-bucket.out" "$logs/storm-linear.out" |
 	awk -F= '{ printf "%-22s %14s %14s\n", $1, $2, $4 }'

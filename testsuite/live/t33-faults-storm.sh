@@ -14,7 +14,9 @@
 #
 # SB_STORM_SECONDS (default 30) is how long the clients run,
 # SB_STORM_CLIENTS (default 6) how many loops; SB_STORM_OUT=FILE gets the
-# figures as KEY=VALUE lines.
+# figures as KEY=VALUE lines. SB_STORM_NODES=N (bench/storm.sh, with
+# SB_FRONT_END for thousands) runs N nodes instead of 32, three in four
+# of 2 CPUs, and exclusive jobs of up to N/8 nodes instead of 4.
 . "$(dirname "$0")/../cluster/harness.sh"
 
 SECS=${SB_STORM_SECONDS:-30}
@@ -23,8 +25,19 @@ SELECT=${SB_STORM_SELECT:-bucket}
 PRIORITY=${SB_STORM_PRIORITY:-bucket}
 
 sb_cluster_init "t33$SELECT"
-sb_nodes "s[01-24]" "CPUs=2 RealMemory=1000"
-sb_nodes "w[01-08]" "CPUs=4 RealMemory=2000"
+NODES=${SB_STORM_NODES:-32}
+[ "$NODES" -ge 32 ] || _sb_die "SB_STORM_NODES=$NODES: at least 32"
+NS=$((NODES * 3 / 4))
+if [ "$NODES" = 32 ]; then
+	sb_nodes "s[01-24]" "CPUs=2 RealMemory=1000"
+	sb_nodes "w[01-08]" "CPUs=4 RealMemory=2000"
+	RESV="s[23-24]"
+else
+	sb_nodes "$(printf 's[%05d-%05d]' 1 "$NS")" "CPUs=2 RealMemory=1000"
+	sb_nodes "$(printf 'w[%05d-%05d]' 1 $((NODES - NS)))" "CPUs=4 RealMemory=2000"
+	RESV=$(printf 's[%05d-%05d]' $((NS - 1)) "$NS")
+fi
+MAXN=$((NODES / 8))
 sb_partition debug "Nodes=ALL Default=YES MaxTime=INFINITE State=UP TRESBillingWeights=CPU=1000"
 sb_accounting
 sb_select "$SELECT"
@@ -44,7 +57,7 @@ sacctmgr -i add user sbst3 Account=stb >/dev/null ||
 	_sb_die "sacctmgr cannot add the accounts"
 sb_users_known 30 sbst3:stb || _sb_die "slurmctld does not know sbst3's association"
 scontrol create reservation ReservationName=ahead StartTime=now+600 \
-	Duration=10 Nodes=s[23-24] Users=root >/dev/null ||
+	Duration=10 Nodes="$RESV" Users=root >/dev/null ||
 	_sb_die "cannot create the reservation"
 sdiag -r >/dev/null 2>&1
 
@@ -58,7 +71,7 @@ _burst() {
 		u=$((1 + RANDOM % 3))
 		a=$([ $u = 3 ] && echo stb || echo sta)
 		if ((RANDOM % 10 < 7)); then
-			shape="-N$((1 + RANDOM % 4)) --exclusive"
+			shape="-N$((1 + RANDOM % MAXN)) --exclusive"
 		else
 			shape="-n1"
 		fi
@@ -130,6 +143,7 @@ bf_max=$(_sd "Max cycle:" 2)
 started=$(_nstarted)
 figures="select=$SELECT
 priority=$PRIORITY
+nodes=$NODES
 seconds=$SECS
 clients=$CLIENTS
 rpcs=$rpcs
