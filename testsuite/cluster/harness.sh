@@ -591,7 +591,14 @@ EOF
 _sb_run_slurmdbd() {
 	local log=$SB_DIR/log/slurmdbd.log n
 	n=$(grep -c 'slurmdbd version .* started' "$log" 2>/dev/null)
-	"$SB_SBIN/slurmdbd" -D >>"$SB_DIR/log/slurmdbd.out" 2>&1 &
+	if [ -n "${SB_FRONT_END:-}" ]; then
+		# a front end builds slurmctld alone: the Slurm's own
+		# slurmdbd, on its own libslurmfull (env execs: same PID)
+		env -u LD_LIBRARY_PATH "$SB_SLURM_PREFIX/sbin/slurmdbd" -D \
+			>>"$SB_DIR/log/slurmdbd.out" 2>&1 &
+	else
+		"$SB_SBIN/slurmdbd" -D >>"$SB_DIR/log/slurmdbd.out" 2>&1 &
+	fi
 	SB_DBD_PID=$!
 	SB_PIDS+=($SB_DBD_PID)
 	# (a database of an older Slurm is converted first: minutes allowed)
