@@ -825,6 +825,7 @@ _sb_ctld_settle() {
 #                          backup takes control
 #   sb_ctld_kill           SIGKILL the primary (not the backup)
 #   sb_ctld_log 1|2        controller N's slurmctld.log
+#   sb_ctld_log_since 1|2  what controller N logged since its last start
 SB_HA_ADDR0=
 declare -A SB_NS_PID=()
 SB_CTLD_LOG_AT=()
@@ -926,6 +927,11 @@ sb_ctld_log() {
 	else echo "$SB_DIR/log/slurmctld.log"; fi
 }
 
+# What controller N logged since its last start (SB_CTLD_LOG_AT).
+sb_ctld_log_since() {
+	tail -c +$((${SB_CTLD_LOG_AT[$1]:-0} + 1)) "$(sb_ctld_log "$1")" 2>/dev/null
+}
+
 sb_ctld_role() {
 	local pid
 	[ "$1" = 2 ] && pid=${SB_BACKUP_PID:-} || pid=${SB_CTLD_PID:-}
@@ -933,7 +939,7 @@ sb_ctld_role() {
 		echo down
 		return 0
 	fi
-	tail -c +$((${SB_CTLD_LOG_AT[$1]:-0} + 1)) "$(sb_ctld_log "$1")" 2>/dev/null |
+	sb_ctld_log_since "$1" |
 		awk '/Running as primary controller/ { r = "control" }
 		     /slurmctld running in background mode/ { r = "standby" }
 		     END { print r ? r : "starting" }'

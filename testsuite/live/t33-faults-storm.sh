@@ -28,15 +28,9 @@ sb_cluster_init "t33$SELECT"
 NODES=${SB_STORM_NODES:-32}
 [ "$NODES" -ge 32 ] || _sb_die "SB_STORM_NODES=$NODES: at least 32"
 NS=$((NODES * 3 / 4))
-if [ "$NODES" = 32 ]; then
-	sb_nodes "s[01-24]" "CPUs=2 RealMemory=1000"
-	sb_nodes "w[01-08]" "CPUs=4 RealMemory=2000"
-	RESV="s[23-24]"
-else
-	sb_nodes "$(printf 's[%05d-%05d]' 1 "$NS")" "CPUs=2 RealMemory=1000"
-	sb_nodes "$(printf 'w[%05d-%05d]' 1 $((NODES - NS)))" "CPUs=4 RealMemory=2000"
-	RESV=$(printf 's[%05d-%05d]' $((NS - 1)) "$NS")
-fi
+sb_nodes "$(printf 's[%05d-%05d]' 1 "$NS")" "CPUs=2 RealMemory=1000"
+sb_nodes "$(printf 'w[%05d-%05d]' 1 $((NODES - NS)))" "CPUs=4 RealMemory=2000"
+RESV=$(printf 's[%05d-%05d]' $((NS - 1)) "$NS")
 MAXN=$((NODES / 8))
 sb_partition debug "Nodes=ALL Default=YES MaxTime=INFINITE State=UP TRESBillingWeights=CPU=1000"
 sb_accounting

@@ -118,23 +118,6 @@ lost:
 	xfree(path);
 }
 
-/* Write all of @len bytes at @data to @fd; 0, or -1 with errno set. */
-static int _write_all(int fd, const char *data, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		if ((n = write(fd, data, len)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		data += n;
-		len -= (size_t) n;
-	}
-	return 0;
-}
-
 /*
  * Write the state atomically, under slurmctld's state file lock as
  * multifactor does: a new file readable by SlurmUser alone (0600, as
@@ -158,10 +141,12 @@ static void _write_state(time_t last_ran, time_t last_reset)
 	lock_state_files();
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd >= 0) {
-		if (!_write_all(fd, get_buf_data(buf), get_buf_offset(buf)) &&
-		    !fsync(fd))
-			rc = 0;
-		if (close(fd))
+		/* Slurm's own writers of state files: safe_write() jumps to
+		 * rwfail when a write fails; fsync_and_close() retries */
+		safe_write(fd, get_buf_data(buf), get_buf_offset(buf));
+		rc = 0;
+rwfail:
+		if (fsync_and_close(fd, "priority decay"))
 			rc = -1;
 	}
 	if (rc || rename(tmp, path)) {

@@ -23,6 +23,7 @@
 
 #include "src/common/assoc_mgr.h"
 #include "src/common/bitstring.h"
+#include "src/common/fd.h"
 #include "src/common/gres.h"
 #include "src/common/list.h"
 #include "src/common/log.h"

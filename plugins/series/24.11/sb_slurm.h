@@ -17,6 +17,7 @@
 
 #include "src/common/assoc_mgr.h"
 #include "src/common/bitstring.h"
+#include "src/common/fd.h"
 #include "src/common/job_features.h"
 #include "src/common/job_record.h"
 #include "src/common/list.h"
