@@ -49,9 +49,9 @@ sb_cluster_start
 sacctmgr -i add account cra >/dev/null
 sacctmgr -i add user sbcr1 Account=cra >/dev/null
 _known() { runuser -u sbcr1 -- sbatch --test-only -A cra --wrap true 2>&1 | grep -q 'to start'; }
-wait_for 30 _known || _sb_die "slurmctld does not know sbcr1"
+sb_wait_for 30 _known || sb_die "slurmctld does not know sbcr1"
 sb_ctld_stop			# a controller that has saved its state
-sb_ctld_start 30 || _sb_die "slurmctld did not start again"
+sb_ctld_start 30 || sb_die "slurmctld did not start again"
 cd "$SB_DIR/jobs"
 j=$(runuser -u sbcr1 -- sbatch --parsable -A cra -N2 --exclusive -t 3 \
 	-o /dev/null --wrap "sleep 100")

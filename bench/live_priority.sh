@@ -163,7 +163,7 @@ sql) _load_sql ;;
 sacctmgr) _load_sacctmgr ;;
 *) echo "not ok - SB_BENCH_LOAD=$LOAD: expected sql or sacctmgr"; exit 1 ;;
 esac
-_sb_say "$LOAD: $NACCT accounts and $total user associations in $((SECONDS - t0)) s"
+sb_say "$LOAD: $NACCT accounts and $total user associations in $((SECONDS - t0)) s"
 
 # 100 pending jobs (they begin in two hours) for sprio.
 cd "$SB_DIR/jobs" || exit 1
@@ -247,7 +247,7 @@ for alg in $ALGS; do
 		sb_ctld_start 600 || { echo "not ok - slurmctld with algorithm=$alg"; exit 1; }
 	fi
 	n0=$(_passes)
-	check "priority/bucket $alg: a pass over every association" wait_for 600 _at_least $((n0 + 1))
+	sb_check "priority/bucket $alg: a pass over every association" sb_wait_for 600 _at_least $((n0 + 1))
 	tid=$(_tid bucket_decay)
 	# measured as multifactor is, without debug logging: DebugFlags=
 	# Priority formats a line per job and pass, which multifactor's
@@ -274,7 +274,7 @@ for alg in $ALGS; do
 	sprio_ms=$(_lat sprio)
 	sshare_ms=$(_sshare_lat)
 	results+=("RESULT priority/bucket $alg $total $pass $thread $sprio_ms $sshare_ms $walk")
-	_sb_say "priority/bucket $alg: fair-share pass $pass ms (+ list check $walk ms), decay thread $thread ms CPU per pass"
+	sb_say "priority/bucket $alg: fair-share pass $pass ms (+ list check $walk ms), decay thread $thread ms CPU per pass"
 done
 
 if [ "${SB_BENCH_MF:-1}" = 0 ]; then
@@ -290,7 +290,7 @@ sb_ctld_stop
 sed -i 's|^PriorityType=.*|PriorityType=priority/multifactor|; /^DebugFlags=/d' "$SLURM_CONF"
 sb_ctld_start 600 || { echo "not ok - slurmctld with priority/multifactor"; exit 1; }
 _mf_started() { [ -n "$(_tid decay)" ]; }
-wait_for 30 _mf_started
+sb_wait_for 30 _mf_started
 tid=$(_tid decay)
 
 _probe_start "$MF_SO" fair_tree_decay

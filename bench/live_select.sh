@@ -97,9 +97,9 @@ for ((i = 0; i < JOBS; i++)); do
 done
 t_sub=$((SECONDS - t0))
 _none_pending() { [ -z "$(squeue -h -t PENDING -o %i)" ]; }
-wait_for 1800 _none_pending
+sb_wait_for 1800 _none_pending
 t_start=$((SECONDS - t0))
-wait_for 600 sh -c '[ -z "$(squeue -h -o %i)" ]'
+sb_wait_for 600 sh -c '[ -z "$(squeue -h -o %i)" ]'
 t_drain=$((SECONDS - t0))
 sd=$(sdiag)
 _stat() {	# section, field

@@ -205,7 +205,7 @@ _burst_c() {
 		start=$(squeue -h -j "$id" --start -o %S 2>/dev/null)
 		[ -n "$start" ] && [ "$start" != N/A ]
 	}
-	wait_for 600 _started
+	sb_wait_for 600 _started
 	BF_TO_START=$(($(_ms) - t0))
 	_perf_stop
 	SQ_START=$(squeue -h -j "$id" --start -o %S 2>/dev/null)
@@ -228,9 +228,9 @@ case $BURST in
 a|b)
 	_burst_ab
 	T_SUB=$(($(_ms) - T0))
-	wait_for 3600 _none_pending
+	sb_wait_for 3600 _none_pending
 	T_START=$(($(_ms) - T0))
-	wait_for 900 _empty
+	sb_wait_for 900 _empty
 	T_DRAIN=$(($(_ms) - T0))
 	JPS=$(awk -v j="$JOBS" -v s="$T_START" 'BEGIN { printf "%.1f", s ? j * 1000 / s : 0 }')
 	;;

@@ -43,12 +43,6 @@ demo_fail() {
 }
 # sacctmgr's confirmations are long blocks: only its errors are shown.
 quiet_sacctmgr() { sacctmgr -i "$@" >/dev/null || demo_fail "sacctmgr $*"; }
-users() {
-	local u
-	for u in "$@"; do
-		id "$u" >/dev/null 2>&1 || useradd -M -N -s /bin/sh "$u"
-	done
-}
 # slurmctld learns new associations from slurmdbd asynchronously.
 assoc_known() {
 	scontrol show assoc_mgr users="$1" flags=assoc 2>/dev/null |
@@ -99,15 +93,15 @@ part_placements() {
 	scontrol show config | sed -n '/Select Plugin Configuration/,/^$/p' |
 		sed 's/^Select Plugin Configuration/&:\n/'
 
-	users sbalice sbbob
+	sb_user_add sbalice sbbob
 	quiet_sacctmgr add account physics Fairshare=60
 	quiet_sacctmgr add account chem Fairshare=40
 	quiet_sacctmgr add user sbalice Account=physics Fairshare=25
 	quiet_sacctmgr add user sbbob Account=chem Fairshare=75
 	quiet_sacctmgr add user root Account=physics
-	wait_for 20 assoc_known sbbob || demo_fail "slurmctld never learnt sbbob's association"
+	sb_wait_for 20 assoc_known sbbob || demo_fail "slurmctld never learnt sbbob's association"
 	# a fair-share pass over the new associations (calc_period=2)
-	wait_for 20 sh -c "sshare -h -a -u sbbob -o FairShare | grep -q '[1-9]'"
+	sb_wait_for 20 sh -c "sshare -h -a -u sbbob -o FairShare | grep -q '[1-9]'"
 
 	cd "$SB_DIR/jobs" || return 1
 	local i
@@ -120,10 +114,10 @@ part_placements() {
 	show sinfo -N -o '%N %t %C %m %f'
 	show squeue -o '%.4i %.8u %.8a %.8T %.4D %N'
 	show sprio -l
-	wait_for 60 queue_empty || demo_fail "the jobs did not finish in 60 s"
-	wait_for 20 all_ended 7 || demo_fail "sacct does not show 7 finished jobs"
+	sb_wait_for 60 queue_empty || demo_fail "the jobs did not finish in 60 s"
+	sb_wait_for 20 all_ended 7 || demo_fail "sacct does not show 7 finished jobs"
 	show sacct -a -X -o JobID,User,Account,State,NodeList,Elapsed
-	wait_for 10 sh -c "sshare -h -a -o RawUsage | grep -q '[1-9]'"
+	sb_wait_for 10 sh -c "sshare -h -a -o RawUsage | grep -q '[1-9]'"
 	show sshare -a -l -o Account,User,RawShares,NormShares,RawUsage,EffectvUsage,FairShare,LevelFS
 	echo
 	echo "select/bucket's decisions (DebugFlags=SelectType):"
@@ -163,12 +157,12 @@ mix_run() {
 	for a in phys-part bio-env bio-epi; do
 		quiet_sacctmgr add account "$a"
 	done
-	users sbmarkov sbjulie sbmendle
+	sb_user_add sbmarkov sbjulie sbmendle
 	quiet_sacctmgr add user sbmarkov Account=phys-part
 	quiet_sacctmgr add user sbjulie Account=bio-env
 	quiet_sacctmgr add user sbmendle Account=bio-epi
 	for u in sbmarkov sbjulie sbmendle; do
-		wait_for 20 assoc_known $u || demo_fail "slurmctld never learnt $u's association"
+		sb_wait_for 20 assoc_known $u || demo_fail "slurmctld never learnt $u's association"
 	done
 	cd "$SB_DIR/jobs" || return 1
 	for m in "${MIX[@]}"; do
@@ -178,8 +172,8 @@ mix_run() {
 			--wrap "sleep $((h * HOUR))")
 		[ "$got" = "$id" ] || demo_fail "job $j of sb$u got id '$got', not $id"
 	done
-	wait_for $((20 * HOUR + 30)) queue_empty || demo_fail "the mix did not finish"
-	wait_for 20 all_ended 4 || demo_fail "sacct does not show 4 finished jobs"
+	sb_wait_for $((20 * HOUR + 30)) queue_empty || demo_fail "the mix did not finish"
+	sb_wait_for 20 all_ended 4 || demo_fail "sacct does not show 4 finished jobs"
 	[ "$(sacct -a -X -n -o State | grep -c COMPLETED)" = 4 ] ||
 		demo_fail "not every job of the mix COMPLETED"
 	sacct -a -X -P -o "$SACCT_FORMAT" >"$out/$name.sacct" ||
@@ -268,14 +262,14 @@ part_fairshare() {
 	sb_conf "PriorityWeightAge=0"
 	sb_conf "FirstJobId=201"
 	sb_cluster_start
-	users sbjack sbjill
+	sb_user_add sbjack sbjill
 	quiet_sacctmgr add account rpi
 	quiet_sacctmgr add user sbjack Account=rpi Fairshare=25
 	quiet_sacctmgr add user sbjill Account=rpi Fairshare=75
-	wait_for 20 assoc_known sbjack && wait_for 20 assoc_known sbjill ||
+	sb_wait_for 20 assoc_known sbjack && sb_wait_for 20 assoc_known sbjill ||
 		demo_fail "slurmctld never learnt jack's and jill's associations"
 	# both in a fair-share pass (no usage yet: they tie)
-	wait_for 20 sh -c "[ \$(sshare -h -a -P -o User,FairShare | awk -F'|' '\$1 ~ /^sbj/ && \$2 > 0' | wc -l) = 2 ]" ||
+	sb_wait_for 20 sh -c "[ \$(sshare -h -a -P -o User,FairShare | awk -F'|' '\$1 ~ /^sbj/ && \$2 > 0' | wc -l) = 2 ]" ||
 		demo_fail "no fair share for jack and jill"
 	cd "$SB_DIR/jobs" || return 1
 	local i u started
@@ -290,10 +284,10 @@ part_fairshare() {
 	show sprio -o '%.5i %.8u %.10Y %.10F'
 	# The first 24 hours: four jobs. Then the rest is cancelled.
 	started() { [ "$(sacct -a -X -n -P -o Start | grep -c '^[0-9]')" -ge 4 ]; }
-	wait_for $((40 * FS_HOUR + 30)) started || demo_fail "four jobs never started"
+	sb_wait_for $((40 * FS_HOUR + 30)) started || demo_fail "four jobs never started"
 	scancel -t PENDING
-	wait_for $((10 * FS_HOUR + 30)) queue_empty || demo_fail "the jobs did not finish"
-	wait_for 20 started_all_ended 4 || demo_fail "sacct does not show every job ended"
+	sb_wait_for $((10 * FS_HOUR + 30)) queue_empty || demo_fail "the jobs did not finish"
+	sb_wait_for 20 started_all_ended 4 || demo_fail "sacct does not show every job ended"
 	# one more fair-share pass after the last job (calc_period=1)
 	sleep 2
 	sacct -a -X -P -o "$SACCT_FORMAT" | grep -v '|None assigned|' >"$out/fairshare.sacct"

@@ -53,11 +53,11 @@ _stale() {
 }
 if _stale; then
 	echo "# building $deb (build-aux/build-deb --nocheck)"
-	check "the package builds" "$top/build-aux/build-deb" --nocheck "$build"
+	sb_check "the package builds" "$top/build-aux/build-deb" --nocheck "$build"
 fi
 [ -f "$deb" ] || { echo "not ok - no $deb"; exit 1; }
 
-check_eq "it depends on exactly the installed Slurm ($slurm_version)" \
+sb_check_eq "it depends on exactly the installed Slurm ($slurm_version)" \
 	"slurm-wlm-basic-plugins (= $slurm_version), slurmctld (= $slurm_version) | slurmd (= $slurm_version) | slurm-client (= $slurm_version)" \
 	sh -c "dpkg-deb -f '$deb' Depends | sed 's/^libc6 ([^)]*), //'"
 files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { sub(/^\./, "", $6); print $6 }')
@@ -73,7 +73,7 @@ $libdir/spank_bucket.so
 /usr/share/doc/slurm-buckets/examples/bucket.conf.example
 /usr/share/doc/slurm-buckets/examples/mix-jobs.txt"
 got=$(printf '%s\n' "$files" | grep -Fx -f <(printf '%s\n' "$want") | sort)
-check_eq "it holds the plugins, sbucket, the man pages and the examples" \
+sb_check_eq "it holds the plugins, sbucket, the man pages and the examples" \
 	"$(sort <<<"$want")" echo "$got"
 fi
 
@@ -90,7 +90,7 @@ _remove() {
 	fi
 	installed=0
 }
-trap 'rc=$?; sb_cluster_stop; _remove; (exit $rc); _sb_exit_trap' EXIT
+sb_on_exit _remove
 
 if [ $mode = deb ]; then
 	# apt's sandbox user and lintian (which wants no root) must be able to
@@ -98,25 +98,25 @@ if [ $mode = deb ]; then
 	# under /root or a 0700 directory is closed to it).
 	cp "$deb" "$SB_DIR/"
 	chmod 0644 "$SB_DIR/$(basename "$deb")"
-	check "lintian finds no error and no warning" runuser -u nobody -- \
+	sb_check "lintian finds no error and no warning" runuser -u nobody -- \
 		env -C / HOME=/tmp lintian --fail-on error,warning "$SB_DIR/$(basename "$deb")"
 	installed=1
-	check "apt-get installs it" sh -c "DEBIAN_FRONTEND=noninteractive apt-get -q -y \
+	sb_check "apt-get installs it" sh -c "DEBIAN_FRONTEND=noninteractive apt-get -q -y \
 		-o DPkg::Lock::Timeout=300 install '$SB_DIR/$(basename "$deb")' \
 		>'$SB_DIR/log/apt-install.log' 2>&1"
-	check_eq "dpkg knows it as installed" "install ok installed" \
+	sb_check_eq "dpkg knows it as installed" "install ok installed" \
 		dpkg-query -W -f='${Status}' slurm-buckets
-	check_eq "sbucket on PATH is the package's" "/usr/bin/sbucket" command -v sbucket
-	check_eq "sbucket --version" "sbucket $version (built for Slurm ${slurm_version%%-*})" \
+	sb_check_eq "sbucket on PATH is the package's" "/usr/bin/sbucket" command -v sbucket
+	sb_check_eq "sbucket --version" "sbucket $version (built for Slurm ${slurm_version%%-*})" \
 		/usr/bin/sbucket --version
 else
 	installed=1
-	check "make install puts the plugins into Slurm's PluginDir" \
+	sb_check "make install puts the plugins into Slurm's PluginDir" \
 		sh -c "make -C '$build' -s install >'$SB_DIR/log/make-install.log' 2>&1"
 	bindir=$(sed -n 's/^bindir = //p' "$build/Makefile")
 	bindir=${bindir/'${exec_prefix}'/$(sed -n 's/^exec_prefix = //p' "$build/Makefile")}
 	bindir=${bindir/'${prefix}'/$(sed -n 's/^prefix = //p' "$build/Makefile")}
-	check_eq "sbucket --version" "sbucket $version (built for Slurm $slurm_version)" \
+	sb_check_eq "sbucket --version" "sbucket $version (built for Slurm $slurm_version)" \
 		"$bindir/sbucket" --version
 fi
 
@@ -130,38 +130,38 @@ printf '%s\n' NodeAllocationPolicy=FIRSTAVAILABLE AllowJobPolicies=FASTEST \
 # a relative path: Slurm looks for it in PluginDir
 echo "required spank_bucket.so" >"$SB_DIR/etc/plugstack.conf"
 sb_cluster_start
-check_eq "PluginDir is Slurm's own" "$libdir" \
+sb_check_eq "PluginDir is Slurm's own" "$libdir" \
 	sh -c "scontrol show config | sed -n 's/^PluginDir *= //p'"
 for p in select_bucket priority_bucket; do
-	check "slurmctld runs the package's $p.so" \
+	sb_check "slurmctld runs the package's $p.so" \
 		grep -q " $libdir/$p.so\$" "/proc/$SB_CTLD_PID/maps"
 done
 
 cd "$SB_DIR/jobs" || exit 1
 j=$(sbatch --parsable -N 2 --exclusive --bucket-policy=FASTEST -o /dev/null --wrap 'sleep 1')
-check "a job asking for FASTEST is accepted (the SPANK plugin)" grep -qE '^[0-9]+$' <<<"$j"
+sb_check "a job asking for FASTEST is accepted (the SPANK plugin)" grep -qE '^[0-9]+$' <<<"$j"
 sb_job_wait "$j" 60
-check_eq "it completed" COMPLETED sb_job_state "$j"
-check "select/bucket placed it on the fast nodes" grep -q \
+sb_check_eq "it completed" COMPLETED sb_job_state "$j"
+sb_check "select/bucket placed it on the fast nodes" grep -q \
 	"JobId=$j RUN_NOW: run (bucket path, policy FASTEST) nodes n\[3-4\]" \
 	"$SB_DIR/log/slurmctld.log"
 out=$(sbatch --bucket-policy=NOPE -N 1 --wrap true 2>&1)
-check "the SPANK plugin refuses an unknown policy" \
+sb_check "the SPANK plugin refuses an unknown policy" \
 	grep -q "bucket-policy=NOPE: unknown policy" <<<"$out"
 sb_cluster_stop
-check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone
+sb_check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone
 
 # ---- remove -----------------------------------------------------------------
 if [ $mode = make ]; then
-	check "make uninstall removes it" _remove
+	sb_check "make uninstall removes it" _remove
 	left=$(for p in select_bucket priority_bucket spank_bucket; do
 		ls "$libdir/$p".* 2>/dev/null; done)
-	check_eq "no plugin of ours is left in PluginDir" "" echo "$left"
+	sb_check_eq "no plugin of ours is left in PluginDir" "" echo "$left"
 	exit 0
 fi
-check "apt-get remove removes it" _remove
-check_eq "dpkg no longer has it" "" \
+sb_check "apt-get remove removes it" _remove
+sb_check_eq "dpkg no longer has it" "" \
 	sh -c "dpkg-query -W -f='\${Status}' slurm-buckets 2>/dev/null | grep -v not-installed"
 left=$(for f in $files; do [ -e "$f" ] && echo "$f"; done)
-check_eq "no file of the package is left" "" echo "$left"
-check "its documentation directory is gone" test ! -e /usr/share/doc/slurm-buckets
+sb_check_eq "no file of the package is left" "" echo "$left"
+sb_check "its documentation directory is gone" test ! -e /usr/share/doc/slurm-buckets

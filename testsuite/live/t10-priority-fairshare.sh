@@ -8,6 +8,8 @@
 # factors survive a slurmctld restart; a bad PriorityParameters refuses
 # to start (and is only logged on reconfigure).
 #
+# sb-live: long (about 1 min)
+#
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
@@ -44,7 +46,7 @@ sb_conf "DebugFlags=Priority"
 sb_cluster_start
 
 CTLD_LOG=$SB_DIR/log/slurmctld.log
-check "slurmctld loaded priority/bucket" \
+sb_check "slurmctld loaded priority/bucket" \
 	sh -c "scontrol show config | grep -q 'PriorityType *= priority/bucket'"
 
 # ---- the tree ------------------------------------------------------------
@@ -56,9 +58,7 @@ check "slurmctld loaded priority/bucket" \
 #        |- acctBP parent: sbpa4 parent, sbpa5 30
 #        `- sbpa6 50
 USERS="sbpa1 sbpa2 sbpa3 sbpa4 sbpa5 sbpa6"
-for u in $USERS; do
-	id "$u" >/dev/null 2>&1 || useradd -M -N -s /bin/sh "$u"
-done
+sb_user_add $USERS
 sacctmgr -i add account acctA Fairshare=40 >/dev/null &&
 sacctmgr -i add account acctB Fairshare=60 >/dev/null &&
 sacctmgr -i add account acctA1 Parent=acctA Fairshare=30 >/dev/null &&
@@ -70,10 +70,10 @@ sacctmgr -i add user sbpa3 Account=acctA2 Fairshare=2 >/dev/null &&
 sacctmgr -i add user sbpa4 Account=acctBP Fairshare=parent >/dev/null &&
 sacctmgr -i add user sbpa5 Account=acctBP Fairshare=30 >/dev/null &&
 sacctmgr -i add user sbpa6 Account=acctB Fairshare=50 >/dev/null
-check "sacctmgr builds the tree" test $? = 0
+sb_check "sacctmgr builds the tree" test $? = 0
 
 cd "$SB_DIR/jobs"
-check "slurmctld knows every user association" \
+sb_check "slurmctld knows every user association" \
 	sb_users_known 30 sbpa1:acctA1 sbpa6:acctB sbpa4:acctBP
 
 # ---- usage from real jobs ------------------------------------------------
@@ -84,21 +84,21 @@ for u in $USERS; do
 	jobs+=($(runuser -u "$u" -- sbatch --parsable -A "${ACCT[$u]}" -n1 \
 		-o /dev/null --wrap "sleep ${SLEEP[$u]}"))
 done
-check "six jobs submitted" test ${#jobs[@]} = 6
+sb_check "six jobs submitted" test ${#jobs[@]} = 6
 _all_gone() {
 	local j
 	for j in "${jobs[@]}"; do
 		[ -z "$(squeue -h -j "$j" -o %i 2>/dev/null)" ] || return 1
 	done
 }
-check "the jobs ran and left the queue" wait_for 90 _all_gone
+sb_check "the jobs ran and left the queue" sb_wait_for 90 _all_gone
 
 _passes() { grep -c "priority/bucket: bucket_assoc_compute: PRIO: $1 fair-share pass" "$CTLD_LOG"; }
 # Two more passes after the last job left: its end usage is in.
 _more_passes() { [ "$(_passes "$1")" -ge "$2" ]; }
 n=$(_passes fair_tree)
-check "fair-share passes continue after the jobs" \
-	wait_for 20 _more_passes fair_tree $((n + 2))
+sb_check "fair-share passes continue after the jobs" \
+	sb_wait_for 20 _more_passes fair_tree $((n + 2))
 _usage_of() { sshare -a -P -n -o User,RawUsage | awk -F'|' -v u="$1" '$1 == u { print $2 }'; }
 # the CPUs a job had: the whole node under 22.05's default select/linear
 # (2), one under 24.11's select/cons_tres
@@ -111,7 +111,7 @@ for u in $USERS; do
 		[ "$(_usage_of "$u")" -ge $(( ${SLEEP[$u]} * 1000 * c )) ] 2>/dev/null ||
 		ok="no ($u: $(_usage_of "$u") for ${c:-?} CPUs)"
 done
-check_eq "every user accrued usage for its job's run time" yes echo "$ok"
+sb_check_eq "every user accrued usage for its job's run time" yes echo "$ok"
 
 # ---- sshare vs sbucket fairshare, per algorithm ---------------------------
 SSHARE_FMT=Account,User,RawShares,NormShares,RawUsage,EffectvUsage,FairShare,LevelFS
@@ -193,7 +193,7 @@ _switch_algorithm() {	# algorithm
 		-e '/^PriorityFlags=/d' "$SLURM_CONF"
 	[ "$1" != classic ] || echo "PriorityFlags=NO_FAIR_TREE" >>"$SLURM_CONF"
 	scontrol reconfigure >/dev/null 2>&1 &&
-		wait_for 30 _more_passes "$1" $((n + 2))
+		sb_wait_for 30 _more_passes "$1" $((n + 2))
 }
 
 _compare() {	# algorithm
@@ -221,7 +221,7 @@ _compare() {	# algorithm
 	fi
 }
 
-check "fair_tree: sshare equals sbucket fairshare for every association" _compare fair_tree
+sb_check "fair_tree: sshare equals sbucket fairshare for every association" _compare fair_tree
 # 'sbucket fairshare' without a FILE reads the live tree and algorithm.
 _live_same() {	# algorithm
 	local live off
@@ -231,16 +231,16 @@ _live_same() {	# algorithm
 	diff <(echo "$live") <(echo "$off") | sed 's/^/#   /'
 	return 1
 }
-check "sbucket fairshare (live, fair_tree) prints the offline table" _live_same fair_tree
-check "sbucket fairshare --explain works on the live tree" \
+sb_check "sbucket fairshare (live, fair_tree) prints the offline table" _live_same fair_tree
+sb_check "sbucket fairshare --explain works on the live tree" \
 	sh -c "'$SBUCKET' fairshare --explain=sbpa1,sbpa6 | grep -q sbpa6"
-check "switch to level_based with scontrol reconfigure" _switch_algorithm level_based
-check "sbucket fairshare (live, level_based) prints the offline table, FSRaw too" _live_same level_based
-check "level_based: sshare equals sbucket fairshare (LevelFS = own bucket)" _compare level_based
-check "level_based: every LevelFS is in (0,1]" sh -c \
+sb_check "switch to level_based with scontrol reconfigure" _switch_algorithm level_based
+sb_check "sbucket fairshare (live, level_based) prints the offline table, FSRaw too" _live_same level_based
+sb_check "level_based: sshare equals sbucket fairshare (LevelFS = own bucket)" _compare level_based
+sb_check "level_based: every LevelFS is in (0,1]" sh -c \
 	"sshare -a -P -n -o Account,User,RawShares,LevelFS | sed 's/^ *//' | awk -F'|' '!(\$1 == \"root\" && \$2 == \"\") && \$3 != \"parent\" && !(\$4 > 0 && \$4 <= 1) { bad = 1 } END { exit bad }'"
-check "switch to classic with scontrol reconfigure" _switch_algorithm classic
-check "classic: sshare equals sbucket fairshare for every association" _compare classic
+sb_check "switch to classic with scontrol reconfigure" _switch_algorithm classic
+sb_check "classic: sshare equals sbucket fairshare for every association" _compare classic
 # Without the Fair Tree flag sshare before 25.05 computes FairShare
 # itself, for every association, through the plugin's
 # priority_p_calc_fs_factor(): this loads priority_bucket.so inside
@@ -253,17 +253,17 @@ _client_classic() {
 	local live off
 	live=$(sshare -a -P -n -o Account,User,FairShare 2>&1 | sed 's/^ *//' | tail -n +2)
 	off=$(_offline_input | "$SBUCKET" fairshare --algorithm=classic - | tail -n +3 | cut -d'|' -f1,2,7)
-	_sb_series_lt 25.05 ||
+	sb_series_lt 25.05 ||
 		off=$(awk -F'|' -v OFS='|' '$2 == "" { $3 = "" } { print }' <<<"$off")
 	[ "$live" = "$off" ] && return 0
 	echo "#   sshare without Fair Tree (<) vs sbucket fairshare (>):"
 	diff <(echo "$live") <(echo "$off") | sed 's/^/#   /'
 	return 1
 }
-if _sb_series_lt 25.05; then
-	check "classic: sshare loads the plugin and prints the same FairShare for every line" _client_classic
+if sb_series_lt 25.05; then
+	sb_check "classic: sshare loads the plugin and prints the same FairShare for every line" _client_classic
 else
-	check "classic: sshare prints slurmctld's FairShare, the same for every user line" _client_classic
+	sb_check "classic: sshare prints slurmctld's FairShare, the same for every user line" _client_classic
 fi
 
 # A bad value on reconfigure. 22.05 reconfigures in place: the plugin
@@ -283,34 +283,34 @@ _refused() {
 	! kill -0 "$SB_CTLD_PID" 2>/dev/null && grep -q "fatal: $BAD" "$CTLD_LOG"
 }
 if [ "$SB_SERIES" = 22.05 ]; then
-	check "reconfigure with a bad PriorityParameters logs the key and value" \
-		wait_for 20 grep -q "error: $BAD.*keeping algorithm=classic" "$CTLD_LOG"
+	sb_check "reconfigure with a bad PriorityParameters logs the key and value" \
+		sb_wait_for 20 grep -q "error: $BAD.*keeping algorithm=classic" "$CTLD_LOG"
 else
-	check "reconfigure with a bad PriorityParameters is refused with the key and value" \
+	sb_check "reconfigure with a bad PriorityParameters is refused with the key and value" \
 		_refused
 	sed -i "s/^PriorityParameters=.*/PriorityParameters=algorithm=classic,calc_period=2/" "$SLURM_CONF"
 	sb_ctld_stop
-	check "slurmctld starts again with the old algorithm" sb_ctld_start 60
+	sb_check "slurmctld starts again with the old algorithm" sb_ctld_start 60
 fi
 n=$(_passes classic)
-check "... and keeps computing with the old algorithm" \
-	wait_for 20 _more_passes classic $((n + 2))
-check "back to level_based" _switch_algorithm level_based
+sb_check "... and keeps computing with the old algorithm" \
+	sb_wait_for 20 _more_passes classic $((n + 2))
+sb_check "back to level_based" _switch_algorithm level_based
 
 # ---- sprio and the start order --------------------------------------------
 # The user with the highest and the one with the lowest fair share.
 fs_sorted=$(sshare -a -P -n -o User,FairShare | awk -F'|' '$1 ~ /^sbpa[12356]$/ { print $2 "|" $1 }' | sort -t'|' -k1,1g)
 low=$(head -n 1 <<<"$fs_sorted" | cut -d'|' -f2)
 high=$(tail -n 1 <<<"$fs_sorted" | cut -d'|' -f2)
-check "two users with different fair shares ($low < $high)" test -n "$low" -a -n "$high" \
+sb_check "two users with different fair shares ($low < $high)" test -n "$low" -a -n "$high" \
 	-a "$(head -n 1 <<<"$fs_sorted" | cut -d'|' -f1)" != "$(tail -n 1 <<<"$fs_sorted" | cut -d'|' -f1)"
 blocker=$(sbatch --parsable -A root -N4 --exclusive -o /dev/null --wrap 'sleep 300')
-check "a job fills the cluster" wait_for 30 sh -c "squeue -h -j $blocker -o %T | grep -qx RUNNING"
+sb_check "a job fills the cluster" sb_wait_for 30 sh -c "squeue -h -j $blocker -o %T | grep -qx RUNNING"
 # the low fair-share user's job is submitted first (older: more age)
 jlow=$(runuser -u "$low" -- sbatch --parsable -A "${ACCT[$low]}" -N4 --exclusive -o /dev/null --wrap 'sleep 2')
 jhigh=$(runuser -u "$high" -- sbatch --parsable -A "${ACCT[$high]}" -N4 --exclusive -o /dev/null --wrap 'sleep 2')
 _in_sprio() { sprio -h -j "$1" -o %i 2>/dev/null | grep -q "$1"; }
-check "sprio lists both pending jobs" wait_for 20 sh -c "$(declare -f _in_sprio); _in_sprio $jlow && _in_sprio $jhigh"
+sb_check "sprio lists both pending jobs" sb_wait_for 20 sh -c "$(declare -f _in_sprio); _in_sprio $jlow && _in_sprio $jhigh"
 
 # sprio's factors against the formula: the normalised fair share is the
 # user's FairShare in sshare, the partition factor 1, and the job's
@@ -337,31 +337,31 @@ _sprio_formula() {	# job user
 		exit bad
 	}'
 }
-check "sprio factors follow the formula for $low's job" _sprio_formula "$jlow" "$low"
-check "sprio factors follow the formula for $high's job" _sprio_formula "$jhigh" "$high"
-check "$high's job has the higher priority" \
+sb_check "sprio factors follow the formula for $low's job" _sprio_formula "$jlow" "$low"
+sb_check "sprio factors follow the formula for $high's job" _sprio_formula "$jhigh" "$high"
+sb_check "$high's job has the higher priority" \
 	test "$(squeue -h -j "$jhigh" -o %Q)" -gt "$(squeue -h -j "$jlow" -o %Q)"
 scancel "$blocker"
 _one_started() { squeue -h -j "$jlow,$jhigh" -t RUNNING,COMPLETING -o %i | grep -q .; }
-wait_for 60 _one_started
-check_eq "the job of the user with the higher fair share starts first" \
+sb_wait_for 60 _one_started
+sb_check_eq "the job of the user with the higher fair share starts first" \
 	"$jhigh" squeue -h -j "$jlow,$jhigh" -t RUNNING,COMPLETING -o %i
-check "both jobs finish" wait_for 60 sh -c "[ -z \"\$(squeue -h -o %i)\" ]"
+sb_check "both jobs finish" sb_wait_for 60 sh -c "[ -z \"\$(squeue -h -o %i)\" ]"
 
 # ---- restart ----------------------------------------------------------------
 n=$(_passes level_based)
-wait_for 20 _more_passes level_based $((n + 2))
+sb_wait_for 20 _more_passes level_based $((n + 2))
 before=$(sshare -a -P -n -o Account,User,RawUsage,FairShare,LevelFS | sed 's/^ *//')
 sb_ctld_stop
-check "slurmctld saved the decay state (multifactor's file)" test -s "$SB_DIR/state/ctld/priority_last_decay_ran"
-check_eq "... readable by SlurmUser alone, as multifactor writes it" 600 \
+sb_check "slurmctld saved the decay state (multifactor's file)" test -s "$SB_DIR/state/ctld/priority_last_decay_ran"
+sb_check_eq "... readable by SlurmUser alone, as multifactor writes it" 600 \
 	stat -c %a "$SB_DIR/state/ctld/priority_last_decay_ran"
-check "slurmctld restarts" sb_ctld_start 60
+sb_check "slurmctld restarts" sb_ctld_start 60
 n=$(_passes level_based)
-check "fair-share passes resume" wait_for 30 _more_passes level_based $((n + 2))
-check_eq "usage, FairShare and LevelFS survive the restart" "$before" \
+sb_check "fair-share passes resume" sb_wait_for 30 _more_passes level_based $((n + 2))
+sb_check_eq "usage, FairShare and LevelFS survive the restart" "$before" \
 	sh -c "sshare -a -P -n -o Account,User,RawUsage,FairShare,LevelFS | sed 's/^ *//'"
-check "the restarted slurmctld read its last pass time" \
+sb_check "the restarted slurmctld read its last pass time" \
 	grep -q 'priority/bucket: _read_state: PRIO: last pass at' "$CTLD_LOG"
 
 # ---- a torn decay state file ------------------------------------------------
@@ -370,15 +370,15 @@ DECAY=$SB_DIR/state/ctld/priority_last_decay_ran
 sb_ctld_stop
 printf 'torn' >"$DECAY"
 touch -d '1 hour ago' "$DECAY"
-check "slurmctld starts with a torn decay state file" sb_ctld_start 60
-check "... one error line names the file" grep -q \
+sb_check "slurmctld starts with a torn decay state file" sb_ctld_start 60
+sb_check "... one error line names the file" grep -q \
 	"error: priority/bucket: $DECAY is not a priority state file; ignoring it (usage decay restarts from now)" \
 	"$CTLD_LOG"
-check "... PriorityUsageResetPeriod counts from the file's last write" \
+sb_check "... PriorityUsageResetPeriod counts from the file's last write" \
 	grep -q "priority/bucket: _read_state: $DECAY: PriorityUsageResetPeriod counts from its last write" \
 	"$CTLD_LOG"
-check "... the next pass writes it whole again (two times, 16 bytes)" \
-	wait_for 30 sh -c "[ \$(stat -c %s '$DECAY') = 16 ]"
+sb_check "... the next pass writes it whole again (two times, 16 bytes)" \
+	sb_wait_for 30 sh -c "[ \$(stat -c %s '$DECAY') = 16 ]"
 
 # ---- bad PriorityParameters at start ----------------------------------------
 sb_ctld_stop
@@ -386,11 +386,11 @@ sed -i "s/^PriorityParameters=.*/PriorityParameters=algorithm=level_based,levels
 : >"$SB_DIR/log/slurmctld.out"
 # sb_ctld_start returns as soon as slurmctld exits (or after 30 s)
 if sb_ctld_start 30; then started=yes; else started=no; fi
-check_eq "slurmctld refuses to start with levels=20" no echo "$started"
+sb_check_eq "slurmctld refuses to start with levels=20" no echo "$started"
 sb_ctld_stop
-check "one clear line names the key and the value" grep -q \
+sb_check "one clear line names the key and the value" grep -q \
 	"fatal: priority/bucket: bad value '20' for PriorityParameters key 'levels' (want an integer from 1 to 16)" \
 	"$SB_DIR/log/slurmctld.out" "$CTLD_LOG"
 
 sb_cluster_stop
-check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone
+sb_check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone

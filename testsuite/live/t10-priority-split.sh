@@ -4,6 +4,8 @@
 # jobs for a minute or two, and their accumulated usage ends within 10 points of
 # 25/75; once the jobs are gone, usage decays at PriorityDecayHalfLife.
 #
+# sb-live: long (about 2 min of usage and decay)
+#
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
 . "$(dirname "$0")/../cluster/harness.sh"
@@ -22,15 +24,13 @@ sb_conf "PriorityWeightAge=0"
 sb_conf "AccountingStorageEnforce=associations,limits"
 sb_cluster_start
 
-for u in sbq25 sbq75; do
-	id "$u" >/dev/null 2>&1 || useradd -M -N -s /bin/sh "$u"
-done
+sb_user_add sbq25 sbq75
 sacctmgr -i add account split Fairshare=1 >/dev/null &&
 sacctmgr -i add user sbq25 Account=split Fairshare=25 >/dev/null &&
 sacctmgr -i add user sbq75 Account=split Fairshare=75 >/dev/null
-check "sacctmgr adds two users with 25 and 75 shares" test $? = 0
+sb_check "sacctmgr adds two users with 25 and 75 shares" test $? = 0
 cd "$SB_DIR/jobs"
-check "slurmctld knows both users" sb_users_known 30 sbq25:split sbq75:split
+sb_check "slurmctld knows both users" sb_users_known 30 sbq25:split sbq75:split
 
 # LEVEL_BASED's shares interpolation (S' = 0.1 + 0.9 S) puts the balance
 # at 0.325 / (0.325 + 0.775) = 29.5% rather than 25%; Fair Tree at 25%.
@@ -40,35 +40,35 @@ a25=$(runuser -u sbq25 -- sbatch --parsable -A split -N1 --exclusive \
 	--array=1-300 -o /dev/null --wrap 'sleep 3')
 a75=$(runuser -u sbq75 -- sbatch --parsable -A split -N1 --exclusive \
 	--array=1-300 -o /dev/null --wrap 'sleep 3')
-check "both users queue 300 short jobs" test -n "$a25" -a -n "$a75"
+sb_check "both users queue 300 short jobs" test -n "$a25" -a -n "$a75"
 
 _usage() { sshare -P -n -A split -a -o User,RawUsage | awk -F'|' -v u="$1" '$1 == u { print $2 }'; }
 _total_at_least() { [ $(( $(_usage sbq25) + $(_usage sbq75) )) -ge "$1" ]; }
 # 32 CPUs for ~80 s at ~75% (3 s jobs, started one scheduling pass
 # after the last ended), decayed with a 5 min half-life: about 2000 CPU s.
 start=$SECONDS
-check "the cluster accrues 2000 CPU seconds of usage (<= 210 s)" \
-	wait_for 210 _total_at_least 2000
-_sb_say "usage after $((SECONDS - start)) s: sbq25 $(_usage sbq25), sbq75 $(_usage sbq75)"
+sb_check "the cluster accrues 2000 CPU seconds of usage (<= 210 s)" \
+	sb_wait_for 210 _total_at_least 2000
+sb_say "usage after $((SECONDS - start)) s: sbq25 $(_usage sbq25), sbq75 $(_usage sbq75)"
 scancel "$a25" "$a75"
-check "the queue drains" wait_for 60 sh -c '[ -z "$(squeue -h -o %i)" ]'
+sb_check "the queue drains" sb_wait_for 60 sh -c '[ -z "$(squeue -h -o %i)" ]'
 
 u25=$(_usage sbq25)
 u75=$(_usage sbq75)
 pct=$(awk -v a="$u25" -v b="$u75" 'BEGIN { printf "%.1f", 100 * a / (a + b) }')
-check "sbq25 has $pct% of the usage: within 10 points of 25%" \
+sb_check "sbq25 has $pct% of the usage: within 10 points of 25%" \
 	awk -v p="$pct" 'BEGIN { exit !(p >= 15 && p <= 35) }'
 
 # Decay: nothing runs now; root's usage must shrink by the half-life.
 _root_usage() { sshare -P -n -a -o Account,User,RawUsage | awk -F'|' '$1 ~ /^ *root$/ && $2 == "" { print $3 }'; }
 r0=$(_root_usage); t0=$SECONDS
 _moved() { [ "$(_root_usage)" != "$r0" ]; }
-wait_for 10 _moved
+sb_wait_for 10 _moved
 r0=$(_root_usage); t0=$SECONDS
 _elapsed() { [ $((SECONDS - t0)) -ge "$1" ]; }
-wait_for 40 _elapsed 30
+sb_wait_for 40 _elapsed 30
 r1=$(_root_usage); t1=$SECONDS
-check "usage decays with PriorityDecayHalfLife=5 ($r0 -> $r1 in $((t1 - t0)) s)" \
+sb_check "usage decays with PriorityDecayHalfLife=5 ($r0 -> $r1 in $((t1 - t0)) s)" \
 	awk -v a="$r0" -v b="$r1" -v dt=$((t1 - t0)) 'BEGIN {
 		want = (1 - 0.693 / 300) ^ dt
 		got = b / a
@@ -78,4 +78,4 @@ check "usage decays with PriorityDecayHalfLife=5 ($r0 -> $r1 in $((t1 - t0)) s)"
 	}'
 
 sb_cluster_stop
-check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone
+sb_check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone

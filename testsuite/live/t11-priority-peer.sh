@@ -12,6 +12,8 @@
 # slurmctld refuses PriorityFlags that would make sshare and the jobs
 # disagree.
 #
+# sb-live: long (about 1.5 min)
+#
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
@@ -61,9 +63,7 @@ STATE=$SB_DIR/state/ctld
 #    |- pZ 0: sbpp12 1                      0 shares, with usage
 #    `- pD 10: sbpp13 1, sbpp14 1           deleted later
 USERS=$(seq -f 'sbpp%g' 0 14)
-for u in $USERS; do
-	id "$u" >/dev/null 2>&1 || useradd -M -N -s /bin/sh "$u"
-done
+sb_user_add $USERS
 TREE="account pA root 40
 account pB root 60
 account pZ root 0
@@ -102,10 +102,10 @@ _add_tree() {
 }
 _add_tree
 rc=$?
-check "sacctmgr builds a tree of $(sacctmgr -n -P list assoc format=ID | wc -l) associations" test $rc = 0
+sb_check "sacctmgr builds a tree of $(sacctmgr -n -P list assoc format=ID | wc -l) associations" test $rc = 0
 
 cd "$SB_DIR/jobs"
-check "slurmctld knows the user associations" \
+sb_check "slurmctld knows the user associations" \
 	sb_users_known 30 sbpp14:pD sbpp11:pB21 sbpp0:root
 
 # ---- usage from real jobs (whole nodes: 2 CPUs x 1000 a second) ------------
@@ -118,9 +118,9 @@ for r in $RUNS; do
 	jobs+=($(runuser -u "$u" -- sbatch --parsable -p debug -A "$a" -n1 \
 		-o /dev/null --wrap "sleep $s"))
 done
-check "${#jobs[@]} usage jobs submitted" test ${#jobs[@]} = 15
+sb_check "${#jobs[@]} usage jobs submitted" test ${#jobs[@]} = 15
 _none_left() { [ -z "$(squeue -h -p debug -o %i)" ]; }
-check "the usage jobs ran and left the queue" wait_for 120 _none_left
+sb_check "the usage jobs ran and left the queue" sb_wait_for 120 _none_left
 
 # ---- pending jobs, compared with sprio and squeue --------------------------
 # SMALL_RELATIVE_TO_TIME: hold1 and hold3 have no time limit (MaxTime=
@@ -139,8 +139,8 @@ for r in $PEND; do
 	pend+=($(runuser -u "$u" -- sbatch --parsable -p "$p" -A "$a" ${o//,/ } \
 		-o /dev/null --wrap true))
 done
-check "${#pend[@]} jobs wait in the DOWN partitions" test ${#pend[@]} = 16
-check "an administrator sets one job's priority" \
+sb_check "${#pend[@]} jobs wait in the DOWN partitions" test ${#pend[@]} = 16
+sb_check "an administrator sets one job's priority" \
 	scontrol update job="${pend[15]}" priority=5000
 
 # QOS with a priority (the default one has none); from 24.11 on a job may
@@ -149,8 +149,8 @@ check "an administrator sets one job's priority" \
 sacctmgr -i add qos sbq1 Priority=10 >/dev/null &&
 sacctmgr -i add qos sbq2 Priority=100 >/dev/null &&
 sacctmgr -i modify user sbpp7 set qos+=sbq1,sbq2 >/dev/null
-check "sacctmgr adds two QOS" test $? = 0
-check "slurmctld knows the QOS" sb_users_known 30 sbpp7:pB:sbq2
+sb_check "sacctmgr adds two QOS" test $? = 0
+sb_check "slurmctld knows the QOS" sb_users_known 30 sbpp7:pB:sbq2
 QPEND="hold1:sbq2:-n1 hold1,hold2:sbq1:-n2"
 [ "$SB_SERIES" = 22.05 ] ||
 	QPEND+=" hold1,hold2:sbq1,sbq2:-n1 hold2:sbq2,sbq1:-n2 hold3,hold1:sbq1,normal:-n1"
@@ -160,7 +160,7 @@ for r in $QPEND; do
 	qpend+=($(runuser -u sbpp7 -- sbatch --parsable -p "$p" -A pB -q "$q" \
 		$o -o /dev/null --wrap true))
 done
-check "${#qpend[@]} jobs with QOS wait too" test ${#qpend[@]} = $(wc -w <<<"$QPEND")
+sb_check "${#qpend[@]} jobs with QOS wait too" test ${#qpend[@]} = $(wc -w <<<"$QPEND")
 
 # ---- switching plugins ------------------------------------------------------
 _set_conf() {	# KEY [VALUE]: replace KEY's line, drop it without VALUE
@@ -182,7 +182,7 @@ _restart_with() {
 	# a whole second apart: the first pass must have time to decay
 	t0=$(($(date +%s) + 1))
 	sleep 1
-	sb_ctld_start 60 && wait_for 60 _passed_since "$t0"
+	sb_ctld_start 60 && sb_wait_for 60 _passed_since "$t0"
 }
 
 SHARE_FMT="sshare -a -l -P"
@@ -200,13 +200,13 @@ _same() {	# what: multifactor vs bucket capture files
 	return 1
 }
 _peer() {	# label
-	check "$1: slurmctld runs priority/multifactor" _restart_with multifactor
+	sb_check "$1: slurmctld runs priority/multifactor" _restart_with multifactor
 	_capture "$SB_DIR/mf"
-	check "$1: slurmctld runs priority/bucket" _restart_with bucket
+	sb_check "$1: slurmctld runs priority/bucket" _restart_with bucket
 	_capture "$SB_DIR/bk"
-	check "$1: sshare -a -l -P identical" _same sshare
-	check "$1: sprio -l identical" _same sprio
-	check "$1: squeue's job priorities identical" _same squeue
+	sb_check "$1: sshare -a -l -P identical" _same sshare
+	sb_check "$1: sprio -l identical" _same sprio
+	sb_check "$1: squeue's job priorities identical" _same squeue
 }
 
 _peer "fair_tree"
@@ -227,15 +227,15 @@ pa2_usage=$(_usage_of pa2) sbpp3_usage=$(_usage_of pa2 sbpp3)
 sbpp4_usage=$(_usage_of pa2 sbpp4)
 sacctmgr -i delete user name=sbpp3 account=pA2 >/dev/null &&
 sacctmgr -i delete account name=pD >/dev/null
-check "sacctmgr deletes user sbpp3 from pA2 and account pD" test $? = 0
+sb_check "sacctmgr deletes user sbpp3 from pA2 and account pD" test $? = 0
 _gone() { ! sshare -a -P -n -o Account,User | grep -q -e 'sbpp3' -e '^ *pd|'; }
-check "slurmctld dropped the deleted associations" wait_for 30 _gone
+sb_check "slurmctld dropped the deleted associations" sb_wait_for 30 _gone
 _kept() {	# pA2 keeps sbpp3's usage beside sbpp4's (decay is off)
 	[ "${sbpp3_usage:-0}" -gt 0 ] &&
 		[ "$pa2_usage" = $((sbpp3_usage + sbpp4_usage)) ] &&
 		[ "$(_usage_of pa2)" = "$pa2_usage" ]
 }
-check "slurmctld keeps the deleted user's usage on its account" _kept
+sb_check "slurmctld keeps the deleted user's usage on its account" _kept
 _peer "classic, after deletions"
 _set_conf PriorityFlags SMALL_RELATIVE_TO_TIME
 _set_conf PriorityFavorSmall NO
@@ -265,17 +265,17 @@ _decayed_once() {	# before after
 			bad = 1
 		  } }
 		END { exit bad || !n }' "$1" "$2" &&
-	_sb_say "$(wc -l <"$2") associations decayed over $(($(cat "$2.time") - $(cat "$1.time"))) s as one"
+	sb_say "$(wc -l <"$2") associations decayed over $(($(cat "$2.time") - $(cat "$1.time"))) s as one"
 }
-check "decay: slurmctld runs priority/multifactor" _restart_with multifactor
+sb_check "decay: slurmctld runs priority/multifactor" _restart_with multifactor
 _usage_now "$SB_DIR/u.mf1"
-check "decay: slurmctld runs priority/bucket" _restart_with bucket
+sb_check "decay: slurmctld runs priority/bucket" _restart_with bucket
 _usage_now "$SB_DIR/u.bk1"
-check "decay: multifactor -> bucket decays each second once" \
+sb_check "decay: multifactor -> bucket decays each second once" \
 	_decayed_once "$SB_DIR/u.mf1" "$SB_DIR/u.bk1"
-check "decay: slurmctld runs priority/multifactor again" _restart_with multifactor
+sb_check "decay: slurmctld runs priority/multifactor again" _restart_with multifactor
 _usage_now "$SB_DIR/u.mf2"
-check "decay: bucket -> multifactor decays each second once" \
+sb_check "decay: bucket -> multifactor decays each second once" \
 	_decayed_once "$SB_DIR/u.mf1" "$SB_DIR/u.mf2"
 
 # ---- PriorityFlags that make sshare and the jobs disagree --------------------
@@ -294,15 +294,15 @@ _refused() {	# flags parameters expected-log-text
 	echo "#   no line '$3'"
 	return 1
 }
-check "NO_FAIR_TREE with algorithm=fair_tree is refused with one line" \
+sb_check "NO_FAIR_TREE with algorithm=fair_tree is refused with one line" \
 	_refused NO_FAIR_TREE algorithm=fair_tree \
 	"fatal: priority/bucket: PriorityFlags=NO_FAIR_TREE needs PriorityParameters algorithm=classic"
-check "DEPTH_OBLIVIOUS with algorithm=level_based is refused with one line" \
+sb_check "DEPTH_OBLIVIOUS with algorithm=level_based is refused with one line" \
 	_refused DEPTH_OBLIVIOUS algorithm=level_based \
 	"fatal: priority/bucket: PriorityFlags=DEPTH_OBLIVIOUS is not supported"
-check "algorithm=classic without NO_FAIR_TREE is refused with one line" \
+sb_check "algorithm=classic without NO_FAIR_TREE is refused with one line" \
 	_refused "" algorithm=classic \
 	"fatal: priority/bucket: PriorityParameters algorithm=classic needs PriorityFlags=NO_FAIR_TREE"
 
 sb_cluster_stop
-check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone
+sb_check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone

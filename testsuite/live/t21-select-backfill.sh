@@ -25,10 +25,10 @@ _epoch() { date -d "$1" +%s 2>/dev/null; }
 _field() { scontrol show job "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
 
 blocker=$(sbatch --parsable -N4 -t 5 -o /dev/null --wrap 'sleep 600')
-check "a 4-node job runs for up to 5 minutes" wait_for 30 _running "$blocker"
+sb_check "a 4-node job runs for up to 5 minutes" sb_wait_for 30 _running "$blocker"
 end=$(_epoch "$(_field "$blocker" EndTime)")
 top=$(sbatch --parsable -N8 -t 10 -o /dev/null --wrap 'sleep 600')
-check "an 8-node job waits" sh -c "sleep 2; [ \"\$(squeue -h -j $top -o %T)\" = PENDING ]"
+sb_check "an 8-node job waits" sh -c "sleep 2; [ \"\$(squeue -h -j $top -o %T)\" = PENDING ]"
 
 # backfill plans the top job: WILL_RUN answers with the blocker's end
 _planned() {
@@ -36,31 +36,31 @@ _planned() {
 	s=$(squeue -h --start -j "$top" -o %S)
 	[ -n "$s" ] && [ "$s" != N/A ] && [ "$(_epoch "$s")" -ge "$end" ]
 }
-check "squeue --start shows a planned start for the top job" wait_for 30 _planned
+sb_check "squeue --start shows a planned start for the top job" sb_wait_for 30 _planned
 start=$(_epoch "$(squeue -h --start -j "$top" -o %S)")
-check "... at the end of the running job ($((start - end)) s after it)" \
+sb_check "... at the end of the running job ($((start - end)) s after it)" \
 	test "$start" -ge "$end" -a "$start" -le $((end + 2))
-check "... computed by select/bucket's WILL_RUN" \
+sb_check "... computed by select/bucket's WILL_RUN" \
 	grep -q "JobId=$top WILL_RUN: start $start (in [0-9]* s) on n\[1-8\]" "$LOG"
 
 # a short job ends before that: backfilled; a long one would delay it
 short=$(sbatch --parsable -N2 -t 2 -o /dev/null --wrap 'sleep 600')
 long=$(sbatch --parsable -N2 -t 20 -o /dev/null --wrap 'sleep 600')
-check "a 2-minute 2-node job is backfilled" wait_for 30 _running "$short"
-check "a 20-minute 2-node job is not (it would delay the top job)" \
+sb_check "a 2-minute 2-node job is backfilled" sb_wait_for 30 _running "$short"
+sb_check "a 20-minute 2-node job is not (it would delay the top job)" \
 	sh -c "sleep 3; [ \"\$(squeue -h -j $long -o %T)\" = PENDING ]"
-check "the top job keeps its planned start" \
+sb_check "the top job keeps its planned start" \
 	test "$(_epoch "$(squeue -h --start -j "$top" -o %S)")" -le $((end + 2))
 
 # sbatch --test-only: job_start_data() asks WILL_RUN
 out=$(sbatch --test-only -N2 -t 1 --wrap true 2>&1)
-check "sbatch --test-only answers from WILL_RUN ($out)" \
+sb_check "sbatch --test-only answers from WILL_RUN ($out)" \
 	grep -q "to start at .* on nodes" <<<"$out"
 out=$(sbatch --test-only -N9 -t 1 --wrap true 2>&1)
-check "sbatch --test-only refuses 9 of 8 nodes" \
+sb_check "sbatch --test-only refuses 9 of 8 nodes" \
 	grep -qi "not available\|node count" <<<"$out"
 scancel "$blocker" "$top" "$short" "$long"
-check "the queue empties" wait_for 60 sh -c '[ -z "$(squeue -h -o %i)" ]'
+sb_check "the queue empties" sb_wait_for 60 sh -c '[ -z "$(squeue -h -o %i)" ]'
 
 # ---- preemption: a low-priority partition's job yields its nodes ---------
 sb_ctld_stop
@@ -70,15 +70,15 @@ PreemptMode=CANCEL
 PartitionName=low Nodes=ALL PriorityTier=1 MaxTime=INFINITE State=UP
 PartitionName=high Nodes=ALL PriorityTier=10 MaxTime=INFINITE State=UP
 EOF
-check "slurmctld restarts with preemption by partition" sb_ctld_start 60
-wait_for 30 sh -c "sinfo -h -p high -o %t | grep -qx idle"
+sb_check "slurmctld restarts with preemption by partition" sb_ctld_start 60
+sb_wait_for 30 sh -c "sinfo -h -p high -o %t | grep -qx idle"
 low=$(sbatch --parsable -p low -N8 -o /dev/null --wrap 'sleep 600')
-check "a low-priority job takes all 8 nodes" wait_for 30 _running "$low"
+sb_check "a low-priority job takes all 8 nodes" sb_wait_for 30 _running "$low"
 high=$(sbatch --parsable -p high -N4 -o /dev/null --wrap 'sleep 600')
-check "a high-priority 4-node job preempts it and runs" wait_for 60 _running "$high"
-check_eq "... the low-priority job was preempted (PreemptMode=CANCEL)" PREEMPTED sb_job_state "$low"
+sb_check "a high-priority 4-node job preempts it and runs" sb_wait_for 60 _running "$high"
+sb_check_eq "... the low-priority job was preempted (PreemptMode=CANCEL)" PREEMPTED sb_job_state "$low"
 scancel "$high"
-check "the queue empties" wait_for 60 sh -c '[ -z "$(squeue -h -o %i)" ]'
+sb_check "the queue empties" sb_wait_for 60 sh -c '[ -z "$(squeue -h -o %i)" ]'
 
 sb_cluster_stop
-check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone
+sb_check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone

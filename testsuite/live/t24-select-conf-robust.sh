@@ -53,50 +53,50 @@ _bad_conf() {
 		return
 	fi
 	keep=$(_count "keeping the previous settings")
-	check "$what: scontrol reconfigure returns" \
+	sb_check "$what: scontrol reconfigure returns" \
 		timeout 60 scontrol reconfigure
-	check "... an error line names the file and what is wrong" \
-		wait_for 30 _more "$msg" "$n"
-	check "... the previous settings are kept" \
-		wait_for 10 _more "keeping the previous settings" "$keep"
+	sb_check "... an error line names the file and what is wrong" \
+		sb_wait_for 30 _more "$msg" "$n"
+	sb_check "... the previous settings are kept" \
+		sb_wait_for 10 _more "keeping the previous settings" "$keep"
 	# select/bucket reads the file at each rebuild of its state (twice
 	# in a reconfigure): each read logs its one line, nothing more.
-	check_eq "... one error line per read of the file" \
+	sb_check_eq "... one error line per read of the file" \
 		$(($(_count "keeping the previous settings") - keep)) \
 		echo $(($(_count "$msg") - n))
-	check "... slurmctld answers" timeout 10 scontrol ping
-	check "... and stays small (RSS $(_rss_kb) kB < 500 MB)" \
+	sb_check "... slurmctld answers" timeout 10 scontrol ping
+	sb_check "... and stays small (RSS $(_rss_kb) kB < 500 MB)" \
 		test "$(_rss_kb)" -lt 512000
-	check "... sbatch --bucket-policy returns (the submit host cannot use the file)" \
+	sb_check "... sbatch --bucket-policy returns (the submit host cannot use the file)" \
 		sh -c "timeout 30 sbatch --bucket-policy=FIRSTAVAILABLE -o /dev/null --wrap true >/dev/null"
-	check_eq "... FASTEST and r3's speed still hold: one node -> r3" r3 _place -N1
+	sb_check_eq "... FASTEST and r3's speed still hold: one node -> r3" r3 _place -N1
 }
 
 # 24.11: the reconfigured slurmctld refuses the file as at start.
 _bad_conf_restart() {
 	local what=$1 msg=$2 n=$3
-	check "$what: scontrol reconfigure returns" \
+	sb_check "$what: scontrol reconfigure returns" \
 		sh -c 'timeout 60 scontrol reconfigure; [ $? != 124 ]'
-	check "... an error line names the file and what is wrong" \
-		wait_for 30 _more "$msg" "$n"
-	check "... slurmctld refuses it as at start (in the foreground: exits)" \
-		wait_for 30 sh -c "! kill -0 $SB_CTLD_PID 2>/dev/null"
-	check_eq "... one error line for its one read of the file" 1 \
+	sb_check "... an error line names the file and what is wrong" \
+		sb_wait_for 30 _more "$msg" "$n"
+	sb_check "... slurmctld refuses it as at start (in the foreground: exits)" \
+		sb_wait_for 30 sh -c "! kill -0 $SB_CTLD_PID 2>/dev/null"
+	sb_check_eq "... one error line for its one read of the file" 1 \
 		echo $(($(_count "$msg") - n))
-	check "... sbatch --bucket-policy returns (the submit host cannot use the file)" \
+	sb_check "... sbatch --bucket-policy returns (the submit host cannot use the file)" \
 		sh -c "timeout 30 sbatch --bucket-policy=FIRSTAVAILABLE -o /dev/null --wrap true >/dev/null 2>&1; [ \$? != 124 ]"
 	rm -f "$BCONF"
 	printf '%s\n' "$GOOD" >"$BCONF"
 	sb_ctld_stop
-	check "... slurmctld starts again with the good file; every node answers" \
+	sb_check "... slurmctld starts again with the good file; every node answers" \
 		_start_nodes_back
-	check "... and stays small (RSS $(_rss_kb) kB < 500 MB)" \
+	sb_check "... and stays small (RSS $(_rss_kb) kB < 500 MB)" \
 		test "$(_rss_kb)" -lt 512000
-	check_eq "... FASTEST and r3's speed hold again: one node -> r3" r3 \
+	sb_check_eq "... FASTEST and r3's speed hold again: one node -> r3" r3 \
 		_place -N1
 }
 
-check_eq "FASTEST from bucket.conf: one node -> r3" r3 _place -N1
+sb_check_eq "FASTEST from bucket.conf: one node -> r3" r3 _place -N1
 
 _bad_conf "bucket.conf a link to /dev/zero" \
 	"error: select/bucket: $BCONF: not a regular file (a character device)" \
@@ -117,17 +117,17 @@ _bad_conf "a syntax error after a range of 10 million" \
 # Item 8: the SPANK option's value is echoed printable, on one line.
 printf '%s\n' "$GOOD" >"$BCONF"
 out=$(timeout 30 sbatch -N1 --bucket-policy=$'FAST\e[2J\nEST' -o /dev/null --wrap true 2>&1)
-check "--bucket-policy with an escape and a newline: refused on one printable line" \
+sb_check "--bucket-policy with an escape and a newline: refused on one printable line" \
 	grep -q -- "--bucket-policy=FAST?\[2J?EST: unknown policy" <<<"$out"
-check "... with no control byte in it" \
+sb_check "... with no control byte in it" \
 	sh -c "! printf '%s' \"\$1\" | grep -q \$'[\\x01-\\x09\\x0b-\\x1f]'" sh "$out"
 
 n=$(_count "NodeAllocationPolicy=FIRSTAVAILABLE from $BCONF")
 printf 'NodeAllocationPolicy=FIRSTAVAILABLE\n' >"$BCONF"
 scontrol reconfigure >/dev/null 2>&1
-check "a good bucket.conf again: taken at reconfigure" \
-	wait_for 30 _more "NodeAllocationPolicy=FIRSTAVAILABLE from $BCONF" "$n"
-check_eq "FIRSTAVAILABLE: one node -> r1" r1 _place -N1
+sb_check "a good bucket.conf again: taken at reconfigure" \
+	sb_wait_for 30 _more "NodeAllocationPolicy=FIRSTAVAILABLE from $BCONF" "$n"
+sb_check_eq "FIRSTAVAILABLE: one node -> r1" r1 _place -N1
 
 sb_cluster_stop
-check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone
+sb_check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone

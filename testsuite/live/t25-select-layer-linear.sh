@@ -14,6 +14,8 @@
 # for every node runs (no node is held by a job that is gone). Last,
 # SelectTypeParameters=CR_Core over linear stops slurmctld with one line.
 #
+# sb-live: long (about 1 min)
+#
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
 . "$(dirname "$0")/../cluster/harness.sh"
@@ -42,7 +44,7 @@ _sub() { sbatch --parsable -o /dev/null "$@" --wrap 'sleep 600'; }
 _empty() { [ -z "$(squeue -h -o %i)" ]; }
 _clear() {
 	scancel $(squeue -h -o %i) 2>/dev/null
-	wait_for 60 _empty
+	sb_wait_for 60 _empty
 }
 # planned start of $1 minus the end of $2 (seconds), once backfill has
 # planned it
@@ -52,7 +54,7 @@ _planned() {
 	[ -n "$s" ] && [ "$s" != N/A ]
 }
 _delta() {
-	wait_for 30 _planned "$1" || { echo none; return; }
+	sb_wait_for 30 _planned "$1" || { echo none; return; }
 	echo $(($(_epoch "$(squeue -h --start -j "$1" -o %S)") -
 		$(_epoch "$(_field "$2" EndTime)")))
 }
@@ -62,12 +64,12 @@ scenario() {
 	local j h b p l out n
 
 	j=$(_sub -n16 -t 10)
-	wait_for 30 _running "$j"
+	sb_wait_for 30 _running "$j"
 	echo "-n16: $(squeue -h -j "$j" -o '%D nodes %N')"
 	_clear
 
 	out=$(sbatch --parsable -p two -n12 -t 10 -o /dev/null --wrap 'sleep 600' 2>&1)
-	if [[ $out =~ ^[0-9]+$ ]] && wait_for 30 _running "$out"; then
+	if [[ $out =~ ^[0-9]+$ ]] && sb_wait_for 30 _running "$out"; then
 		echo "-p two -n12: $(squeue -h -j "$out" -o '%D nodes')"
 	elif [[ $out =~ ^[0-9]+$ ]]; then
 		# accepted, never started (26.05's linear): the same reason
@@ -78,24 +80,24 @@ scenario() {
 	_clear
 
 	h=$(_sub -w 's[1-2],b[1-2]' -t 10)
-	wait_for 30 _running "$h"
+	sb_wait_for 30 _running "$h"
 	j=$(_sub -N 3-8 -t 10)
-	wait_for 30 _running "$j"
+	sb_wait_for 30 _running "$j"
 	echo "-N 3-8 with 4 free: $(squeue -h -j "$j" -o '%D nodes %N')"
 	_clear
 
 	# s2 is the only free node; the pinned job needs s1 and s2
 	b=$(_sub -w s1 -t 5)
 	h=$(_sub -w 's[3-4],b[1-4]' -t 10)
-	wait_for 30 _running "$b"
-	wait_for 30 _running "$h"
+	sb_wait_for 30 _running "$b"
+	sb_wait_for 30 _running "$h"
 	p=$(_sub -w 's[1-2]' -t 5)
 	echo "-w s[1-2] starts after the blocker by: $(_delta "$p" "$b") s"
 	l=$(_sub -N1 -t 60)
 	sleep 4		# several backfill cycles (bf_interval=1)
 	echo "a later 60-minute job while -w waits: $(_state "$l")"
 	scancel "$p" "$l"
-	wait_for 30 sh -c "[ -z \"\$(squeue -h -j $p,$l -o %i)\" ]"
+	sb_wait_for 30 sh -c "[ -z \"\$(squeue -h -j $p,$l -o %i)\" ]"
 
 	p=$(_sub -N2 --contiguous -p main -t 5)
 	echo "--contiguous starts after the blocker by: $(_delta "$p" "$b") s"
@@ -107,26 +109,26 @@ scenario() {
 	for n in 1 2 3 4; do
 		j=$(_sub -p force -N1 -t 10)
 	done
-	wait_for 30 _running "$j"
+	sb_wait_for 30 _running "$j"
 	sleep 2
 	echo "OverSubscribe=FORCE:2, 4 one-node jobs: $(squeue -h -p force -t RUNNING -o %N | sort | uniq -c | awk '{ print $2 "=" $1 }' | paste -sd' ')"
 	_clear
 }
 
 scenario >"$SB_DIR/linear.out" 2>&1
-check "the scenario ran under select/linear" test -s "$SB_DIR/linear.out"
+sb_check "the scenario ran under select/linear" test -s "$SB_DIR/linear.out"
 sed 's/^/# linear: /' "$SB_DIR/linear.out"
 
-check "switch to select/bucket (over linear), every daemon restarted" \
+sb_check "switch to select/bucket (over linear), every daemon restarted" \
 	sb_switch_select bucket
-check "slurmctld runs select/bucket over select/linear" sb_bucket_over linear
+sb_check "slurmctld runs select/bucket over select/linear" sb_bucket_over linear
 scenario >"$SB_DIR/bucket.out" 2>&1
 while IFS= read -r line; do
 	key=${line%%: *}
-	check_eq "$key: as select/linear (${line#*: })" "$line" \
+	sb_check_eq "$key: as select/linear (${line#*: })" "$line" \
 		grep -F -- "$key: " "$SB_DIR/bucket.out"
 done <"$SB_DIR/linear.out"
-check "the task-sized and pinned jobs went to linear" sh -c \
+sb_check "the task-sized and pinned jobs went to linear" sh -c \
 	"grep -q 'select/linear decides (node_range)' '$LOG' &&
 	 grep -q 'select/linear decides (required_nodes)' '$LOG' &&
 	 grep -q 'select/linear decides (contiguous)' '$LOG' &&
@@ -136,43 +138,43 @@ check "the task-sized and pinned jobs went to linear" sh -c \
 _all_nodes() {
 	local j
 	j=$(_sub -N8 -t 5)
-	wait_for 60 _running "$j"
+	sb_wait_for 60 _running "$j"
 	local rc=$?
 	scancel "$j"
-	wait_for 30 _empty
+	sb_wait_for 30 _empty
 	return $rc
 }
 j=$(_sub -N2 -w 'b[1-2]' -t 10)
-check "a job on b1 and b2 runs" wait_for 30 _running "$j"
+sb_check "a job on b1 and b2 runs" sb_wait_for 30 _running "$j"
 scontrol update NodeName=b1 State=DOWN Reason=t25
 # (ReturnToService=2 may bring b1 back at once: look at the job instead)
-check "b1 set DOWN under it: the job is requeued" wait_for 30 grep -q \
+sb_check "b1 set DOWN under it: the job is requeued" sb_wait_for 30 grep -q \
 	"requeue job JobId=$j due to failure of node b1" "$LOG"
 scontrol update NodeName=b1 State=RESUME 2>/dev/null
 scancel "$j"
-check "b1 is idle again in sinfo" wait_for 60 sh -c \
+sb_check "b1 is idle again in sinfo" sb_wait_for 60 sh -c \
 	"sinfo -h -N -o '%N %t' | grep -qx 'b1 idle'"
-check "then a job for all 8 nodes runs (no node held by a gone job)" _all_nodes
+sb_check "then a job for all 8 nodes runs (no node held by a gone job)" _all_nodes
 
 j=$(_sub -N1 -w b3 -t 10)
-check "a job on b3 runs" wait_for 30 _running "$j"
+sb_check "a job on b3 runs" sb_wait_for 30 _running "$j"
 sb_slurmd_kill b3
-check "b3's slurmd killed: b3 goes down" wait_for 60 sh -c \
+sb_check "b3's slurmd killed: b3 goes down" sb_wait_for 60 sh -c \
 	"sinfo -h -n b3 -o %t | grep -q down"
 sb_slurmd_start b3
 scancel "$j" 2>/dev/null
-check "b3's slurmd back: b3 idle in sinfo" wait_for 60 sh -c \
+sb_check "b3's slurmd back: b3 idle in sinfo" sb_wait_for 60 sh -c \
 	"sinfo -h -N -o '%N %t' | grep -qx 'b3 idle'"
-check "then a job for all 8 nodes runs" _all_nodes
+sb_check "then a job for all 8 nodes runs" _all_nodes
 
 sb_ctld_stop
 echo "SelectTypeParameters=CR_Core" >>"$SLURM_CONF"
 : >"$SB_DIR/log/slurmctld.out"
 if sb_ctld_start 20; then started=yes; else started=no; fi
-check_eq "CR_Core over select/linear: slurmctld refuses to start" no echo "$started"
-check "... with one line naming the value and the fix" grep -q \
+sb_check_eq "CR_Core over select/linear: slurmctld refuses to start" no echo "$started"
+sb_check "... with one line naming the value and the fix" grep -q \
 	"SelectTypeParameters=CR_CORE: CR_CPU, CR_CORE and CR_SOCKET need a consumable-resource base (BaseSelectType=select/cons_tres in bucket.conf)" \
 	"$SB_DIR/log/slurmctld.out" "$LOG"
 
 sb_cluster_stop
-check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone
+sb_check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone

@@ -35,7 +35,7 @@ sb_conf "GresTypes=gpu"
 sb_conf "DebugFlags=SelectType"
 mkdir -p "$SB_DIR/dev"
 mknod "$SB_DIR/dev/gpu0" c 1 3 && mknod "$SB_DIR/dev/gpu1" c 1 5 ||
-	_sb_die "cannot make the fake GPU devices (mknod)"
+	sb_die "cannot make the fake GPU devices (mknod)"
 echo "NodeName=g[1-2] Name=gpu File=$SB_DIR/dev/gpu[0-1]" >"$SB_DIR/etc/gres.conf"
 sb_cluster_start
 LOG=$SB_DIR/log/slurmctld.log
@@ -73,14 +73,14 @@ shared_phase() {
 		# shellcheck disable=SC2086
 		ids+=($(_sub $a --wrap 'sleep 600'))
 	done
-	wait_for 60 _all_running "${ids[@]}" || echo "not all running"
+	sb_wait_for 60 _all_running "${ids[@]}" || echo "not all running"
 	for j in "${ids[@]}"; do
 		echo "job: $(_detail "$j")"
 	done
 	_node_view | sed 's/^/node: /'
 	_job_view >"$SB_DIR/jobview.$1"
 	scancel "${ids[@]}"
-	wait_for 60 _empty
+	sb_wait_for 60 _empty
 }
 
 MIX=(
@@ -112,7 +112,7 @@ mix_phase() {
 		seen+=$(_overlaps main)
 		_empty
 	}
-	wait_for 300 _drained || echo "did not drain"
+	sb_wait_for 300 _drained || echo "did not drain"
 	echo "overlaps: ${seen:-none}"
 	echo "states: $(for j in "${ids[@]}"; do sb_job_state "$j"; done | sort | uniq -c | sed 's/^ *//' | paste -sd' ')"
 }
@@ -120,15 +120,15 @@ mix_phase() {
 shared_phase cons_tres >"$SB_DIR/cons_tres.shared"
 mix_phase >"$SB_DIR/cons_tres.mix"
 sed 's/^/# cons_tres: /' "$SB_DIR/cons_tres.shared" "$SB_DIR/cons_tres.mix"
-check_eq "cons_tres: the nodes' CPUAlloc and AllocMem add up to the jobs'" \
+sb_check_eq "cons_tres: the nodes' CPUAlloc and AllocMem add up to the jobs'" \
 	"$(cat "$SB_DIR/jobview.cons_tres")" sh -c \
 	"sed -n 's/^node: \([^ ]*\) \(CPUAlloc=[0-9]*\) \(AllocMem=[0-9]*\).*/\1 \2 \3/p' '$SB_DIR/cons_tres.shared' | grep -v 'CPUAlloc=0 '"
-check_eq "cons_tres: the mix ran to completion" "states: ${#MIX[@]} COMPLETED" \
+sb_check_eq "cons_tres: the mix ran to completion" "states: ${#MIX[@]} COMPLETED" \
 	grep '^states:' "$SB_DIR/cons_tres.mix"
 
-check "switch to select/bucket over cons_tres, every daemon restarted" \
+sb_check "switch to select/bucket over cons_tres, every daemon restarted" \
 	sb_switch_select bucket
-check "slurmctld runs select/bucket over select/cons_tres" sb_bucket_over cons_tres
+sb_check "slurmctld runs select/bucket over select/cons_tres" sb_bucket_over cons_tres
 shared_phase bucket >"$SB_DIR/bucket.shared"
 mix_phase >"$SB_DIR/bucket.mix"
 sed 's/^/# bucket: /' "$SB_DIR/bucket.shared" "$SB_DIR/bucket.mix"
@@ -136,23 +136,23 @@ sed 's/^/# bucket: /' "$SB_DIR/bucket.shared" "$SB_DIR/bucket.mix"
 i=0
 while IFS= read -r line; do
 	i=$((i + 1))
-	check_eq "shared job $i (${SHARED[$((i - 1))]}): same nodes, cores, memory, GRES" \
+	sb_check_eq "shared job $i (${SHARED[$((i - 1))]}): same nodes, cores, memory, GRES" \
 		"$line" sed -n "${i}p" "$SB_DIR/bucket.shared"
 done < <(grep '^job:' "$SB_DIR/cons_tres.shared")
-check_eq "every node: the same CPUAlloc, AllocMem and GresUsed" \
+sb_check_eq "every node: the same CPUAlloc, AllocMem and GresUsed" \
 	"$(grep '^node:' "$SB_DIR/cons_tres.shared")" grep '^node:' "$SB_DIR/bucket.shared"
-check "... and g1 shows the two GPUs its two one-GPU jobs hold" grep -q \
+sb_check "... and g1 shows the two GPUs its two one-GPU jobs hold" grep -q \
 	'^node: g1 .*GresUsed=gpu:2' "$SB_DIR/bucket.shared"
-check_eq "bucket: the mix ran to completion" "states: ${#MIX[@]} COMPLETED" \
+sb_check_eq "bucket: the mix ran to completion" "states: ${#MIX[@]} COMPLETED" \
 	grep '^states:' "$SB_DIR/bucket.mix"
-check_eq "no core used twice, no exclusive job sharing a node" \
+sb_check_eq "no core used twice, no exclusive job sharing a node" \
 	"overlaps: none" grep '^overlaps:' "$SB_DIR/bucket.mix"
-check_eq "(the same held under cons_tres)" "overlaps: none" \
+sb_check_eq "(the same held under cons_tres)" "overlaps: none" \
 	grep '^overlaps:' "$SB_DIR/cons_tres.mix"
-check "the exclusive jobs were placed by the bucket path" grep -q \
+sb_check "the exclusive jobs were placed by the bucket path" grep -q \
 	"RUN_NOW: run (bucket path, policy FIRSTAVAILABLE)" "$LOG"
-check "the shared ones by cons_tres" grep -q \
+sb_check "the shared ones by cons_tres" grep -q \
 	"RUN_NOW: select/cons_tres decides (shared)" "$LOG"
 
 sb_cluster_stop
-check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone
+sb_check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone

@@ -32,7 +32,7 @@ _holding() {
 # jobs $@ run, and nothing is held twice
 _fill() {
 	local ids=("$@")
-	wait_for 60 _all_running "${ids[@]}"
+	sb_wait_for 60 _all_running "${ids[@]}"
 }
 
 # FROM TO: jobs under FROM; switch to TO; the same jobs hold the same;
@@ -45,31 +45,31 @@ toggle() {
 	else
 		first=($(_sub -N2) $(_sub -N1) $(_sub -N1 -w t8))
 	fi
-	check "$from: ${#first[@]} jobs run" _fill "${first[@]}"
+	sb_check "$from: ${#first[@]} jobs run" _fill "${first[@]}"
 	before=$(_holding)
-	check "switch $from -> $to with the jobs running" sb_switch_select "$to"
-	check_eq "$to: every job still runs with the same nodes and cores" \
+	sb_check "switch $from -> $to with the jobs running" sb_switch_select "$to"
+	sb_check_eq "$to: every job still runs with the same nodes and cores" \
 		"$before" _holding
 	if [ "$from" = cons_tres ]; then
 		more=($(_sub -N2 --exclusive) $(_sub -n4) $(_sub -n2 --mem=500))
 	else
 		more=($(_sub -N2) $(_sub -N1) $(_sub -N1))
 	fi
-	check "$to: new jobs run beside them" _fill "${more[@]}"
-	check_eq "$to: no node or core held twice" "" _overlaps
+	sb_check "$to: new jobs run beside them" _fill "${more[@]}"
+	sb_check_eq "$to: no node or core held twice" "" _overlaps
 	after=$(_holding)
-	check "switch $to -> $from with the jobs running" sb_switch_select "$from"
-	check_eq "$from again: every job still runs with the same nodes and cores" \
+	sb_check "switch $to -> $from with the jobs running" sb_switch_select "$from"
+	sb_check_eq "$from again: every job still runs with the same nodes and cores" \
 		"$after" _holding
-	check_eq "$from again: no node or core held twice" "" _overlaps
+	sb_check_eq "$from again: no node or core held twice" "" _overlaps
 	scancel $(squeue -h -o %i)
-	check "$from: the queue empties" wait_for 60 _empty
+	sb_check "$from: the queue empties" sb_wait_for 60 _empty
 }
 
 toggle linear bucket
 SB_BASE=cons_tres
-check "switch to select/cons_tres (no jobs)" sb_switch_select cons_tres
+sb_check "switch to select/cons_tres (no jobs)" sb_switch_select cons_tres
 toggle cons_tres bucket
 
 sb_cluster_stop
-check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone
+sb_check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone

@@ -39,70 +39,70 @@ _explain() { out=$(_why "$@"); sed 's/^/#   /' <<<"$out"; }
 # a maintenance reservation on n4 in 10 minutes, for an hour
 scontrol create reservation ReservationName=maint StartTime=now+10minutes \
 	Duration=60 Nodes=n4 Users=root Flags=maint >/dev/null
-check "a reservation on n4 starts in 10 minutes" \
+sb_check "a reservation on n4 starts in 10 minutes" \
 	sh -c "scontrol show res maint | grep -q 'State=INACTIVE'"
 
 # A: 3 thin nodes for 5 minutes: n4 is free until the reservation, long
 # enough, and select/bucket takes such busy-later nodes first
 a=$(sbatch --parsable -N3 -C thin -t 5 -o /dev/null --wrap 'sleep 600')
-check "job A (3 thin nodes, 5 min) runs" wait_for 30 _running "$a"
-check_eq "... on n[1-2,4]: the busy-later node n4 first" "n[1-2,4]" \
+sb_check "job A (3 thin nodes, 5 min) runs" sb_wait_for 30 _running "$a"
+sb_check_eq "... on n[1-2,4]: the busy-later node n4 first" "n[1-2,4]" \
 	squeue -h -j "$a" -o %N
 _explain "$a"
-check "sbucket why A: placed by select/bucket" \
+sb_check "sbucket why A: placed by select/bucket" \
 	grep -q "^Placed by:  select/bucket, policy FIRSTAVAILABLE" <<<"$out"
-check "sbucket why A: its 3 thin nodes from one bucket" \
+sb_check "sbucket why A: its 3 thin nodes from one bucket" \
 	grep -q "3 of 4: n\[1-2,4\]" <<<"$out"
-check "... as the plugin logged it (bucket path)" \
+sb_check "... as the plugin logged it (bucket path)" \
 	grep -q "JobId=$a RUN_NOW: run (bucket path, policy FIRSTAVAILABLE) nodes n\[1-2,4\]" "$LOG"
-check "sbucket why A: n4 was busy-later, and A ends before maint" \
+sb_check "sbucket why A: n4 was busy-later, and A ends before maint" \
 	grep -q "Busy-later: n4 was free until reservation maint .*; the job ends before it starts" <<<"$out"
 
 # B: all 4 thin nodes for 10 minutes: n4's gap before maint is too short,
 # so B waits for maint to end
 b=$(sbatch --parsable -N4 -C thin -t 10 -o /dev/null --wrap 'sleep 600')
-check "the top job B (4 thin nodes) gets a planned start" wait_for 30 _planned "$b"
+sb_check "the top job B (4 thin nodes) gets a planned start" sb_wait_for 30 _planned "$b"
 _explain "$b"
-check "sbucket why B: pending, placed by select/bucket" \
+sb_check "sbucket why B: pending, placed by select/bucket" \
 	grep -q "^Placed by:  select/bucket" <<<"$out"
-check "sbucket why B: 4 matching thin nodes: 1 free, 3 busy" \
+sb_check "sbucket why B: 4 matching thin nodes: 1 free, 3 busy" \
 	grep -Eq "^  n\[1-4\] +2 CPUs, 2000 MB, thin +1 +0 +3 +0 +0$" <<<"$out"
-check "sbucket why B: waits for job A" \
+sb_check "sbucket why B: waits for job A" \
 	grep -Eq "^  job $a +on n\[1-2,4\]" <<<"$out"
-check "sbucket why B: the reservation maint is in its way" \
+sb_check "sbucket why B: the reservation maint is in its way" \
 	grep -Eq "^  maint +on n4 " <<<"$out"
 maint_end=$(_epoch "$(scontrol show res maint | sed -n 's/.*EndTime=\([^ ]*\).*/\1/p')")
 json=$(_why --json "$b")
 wr=$(sed -n 's/.*"will_run_start":\([0-9]*\).*/\1/p' <<<"$json")
 ours=$(sed -n 's/.*"planned_start":\([0-9]*\).*/\1/p' <<<"$json")
 theirs=$(_epoch "$(_sq_start "$b")")
-check "sbucket why B: WILL_RUN's start is the end of maint ($wr, $maint_end)" \
+sb_check "sbucket why B: WILL_RUN's start is the end of maint ($wr, $maint_end)" \
 	test "$wr" = "$maint_end"
-check "sbucket why B: planned start ($ours) equals squeue --start ($theirs)" \
+sb_check "sbucket why B: planned start ($ours) equals squeue --start ($theirs)" \
 	test "$ours" = "$theirs"
-check "sbucket why B: the text says so too" \
+sb_check "sbucket why B: the text says so too" \
 	grep -q "^squeue --start: .* (the same)" <<<"$out"
 
 # C: one thin node for 2 minutes fits on n3 before B: backfilled
 c=$(sbatch --parsable -N1 -C thin -t 2 -o /dev/null --wrap 'sleep 600')
-check "job C (1 thin node, 2 min) is backfilled" wait_for 30 _running "$c"
+sb_check "job C (1 thin node, 2 min) is backfilled" sb_wait_for 30 _running "$c"
 _explain "$c"
-check "sbucket why C: running on n3, by select/bucket" \
+sb_check "sbucket why C: running on n3, by select/bucket" \
 	grep -q "^Job $c .*is running on n3 since" <<<"$out"
-check "sbucket why C: started by backfill" \
+sb_check "sbucket why C: started by backfill" \
 	grep -q "^Started by: backfill" <<<"$out"
-check "B keeps its planned start" test "$(_epoch "$(_sq_start "$b")")" = "$ours"
+sb_check "B keeps its planned start" test "$(_epoch "$(_sq_start "$b")")" = "$ours"
 
 # D: 2 fat nodes while f2 is drained: never
 scontrol update NodeName=f2 State=DRAIN Reason=t28 >/dev/null
 d=$(sbatch --parsable -N2 -C fat -t 5 -o /dev/null --wrap 'sleep 600')
-check "job D (2 fat nodes, f2 drained) stays pending" \
+sb_check "job D (2 fat nodes, f2 drained) stays pending" \
 	sh -c "sleep 3; [ \"\$(squeue -h -j $d -o %T)\" = PENDING ]"
 _explain "$d"
-check "sbucket why D: f1 free, f2 down" \
+sb_check "sbucket why D: f1 free, f2 down" \
 	grep -Eq "^  f\[1-2\] +4 CPUs, 4000 MB, fat +1 +0 +0 +1 +0$" <<<"$out"
-check "sbucket why D: never" grep -q "^Planned start: never" <<<"$out"
-check "sbucket why D: squeue --start has no start either" \
+sb_check "sbucket why D: never" grep -q "^Planned start: never" <<<"$out"
+sb_check "sbucket why D: squeue --start has no start either" \
 	grep -q "^squeue --start: no planned start (the same)" <<<"$out"
 
 if [ -n "${SB_WHY_CAPTURE:-}" ]; then
@@ -125,20 +125,20 @@ fi
 
 # E: names its node (-w f1): the base places it, for the plugin's reason
 e=$(sbatch --parsable -w f1 -t 1 -o /dev/null --wrap 'sleep 600')
-check "job E (-w f1) runs" wait_for 30 _running "$e"
+sb_check "job E (-w f1) runs" sb_wait_for 30 _running "$e"
 _explain "$e"
-check "sbucket why E: the base placed it, as it names its node" \
+sb_check "sbucket why E: the base placed it, as it names its node" \
 	grep -Eq "^Placed by:  select/(linear|cons_tres), select/bucket's base: the job names nodes it must get" <<<"$out"
-check "... for the reason the plugin logged (required_nodes)" \
+sb_check "... for the reason the plugin logged (required_nodes)" \
 	grep -Eq "JobId=$e RUN_NOW: select/(linear|cons_tres) decides \(required_nodes\)" "$LOG"
 
 # not select/bucket: said plainly
 scancel "$a" "$b" "$c" "$d" "$e"
-check "the queue empties" wait_for 60 sh -c '[ -z "$(squeue -h -o %i)" ]'
+sb_check "the queue empties" sb_wait_for 60 sh -c '[ -z "$(squeue -h -o %i)" ]'
 sb_switch_select linear
 out=$(_why 1)
-check "under select/linear, sbucket why says it explains select/bucket only" \
+sb_check "under select/linear, sbucket why says it explains select/bucket only" \
 	grep -q "SelectType is select/linear, not select/bucket" <<<"$out"
 
 sb_cluster_stop
-check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone
+sb_check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone

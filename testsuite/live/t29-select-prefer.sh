@@ -27,50 +27,50 @@ sb_cluster_start
 LOG=$SB_DIR/log/slurmctld.log
 cd "$SB_DIR/jobs"
 
-check "sbatch --help shows --bucket-prefer" \
+sb_check "sbatch --help shows --bucket-prefer" \
 	sh -c "sbatch --help | grep -q -- '--bucket-prefer=FEATURE'"
-check_eq "no preference: one node -> a1 (node order)" a1 _place -N1
-check_eq "--bucket-prefer=fast: one node -> f1" f1 _place -N1 --bucket-prefer=fast
-check "... the DebugFlags line names the preference" \
+sb_check_eq "no preference: one node -> a1 (node order)" a1 _place -N1
+sb_check_eq "--bucket-prefer=fast: one node -> f1" f1 _place -N1 --bucket-prefer=fast
+sb_check "... the DebugFlags line names the preference" \
 	grep -q "RUN_NOW: run (bucket path, policy FIRSTAVAILABLE, preferring fast) nodes f1" "$LOG"
-check_eq "--bucket-prefer=fast: two nodes -> f[1-2]" "f[1-2]" \
+sb_check_eq "--bucket-prefer=fast: two nodes -> f[1-2]" "f[1-2]" \
 	_place -N2 --bucket-prefer=fast
-check_eq "--bucket-prefer=fast: three nodes -> both fast ones, then a1" \
+sb_check_eq "--bucket-prefer=fast: three nodes -> both fast ones, then a1" \
 	"a1,f[1-2]" _place -N3 --bucket-prefer=fast
-check_eq "--bucket-prefer=big,fast: three -> b[1-2] and f1 (one each), in node order" \
+sb_check_eq "--bucket-prefer=big,fast: three -> b[1-2] and f1 (one each), in node order" \
 	"b[1-2],f1" _place -N3 --bucket-prefer=big,fast
 
 hold=$(sbatch --parsable -N2 -w "f[1-2]" -o /dev/null --wrap 'sleep 600')
-check "a job holds both fast nodes" wait_for 30 _running "$hold"
-check_eq "--bucket-prefer=fast with f[1-2] busy: runs at once, on a1" a1 \
+sb_check "a job holds both fast nodes" sb_wait_for 30 _running "$hold"
+sb_check_eq "--bucket-prefer=fast with f[1-2] busy: runs at once, on a1" a1 \
 	_place -N1 --bucket-prefer=fast
 scancel "$hold"
-wait_for 30 _gone "$hold"
+sb_wait_for 30 _gone "$hold"
 
-check_eq "-C big --bucket-prefer=fast: the constraint wins -> b1" b1 \
+sb_check_eq "-C big --bucket-prefer=fast: the constraint wins -> b1" b1 \
 	_place -N1 -C big --bucket-prefer=fast
-check_eq "-C big --bucket-prefer=fast, two nodes -> b[1-2]" "b[1-2]" \
+sb_check_eq "-C big --bucket-prefer=fast, two nodes -> b[1-2]" "b[1-2]" \
 	_place -N2 -C big --bucket-prefer=fast
 
 out=$(sbatch -N1 --bucket-prefer=turbo -o /dev/null --wrap true 2>&1)
-check "--bucket-prefer=turbo (no node has it): refused at submit, naming option and value" \
+sb_check "--bucket-prefer=turbo (no node has it): refused at submit, naming option and value" \
 	grep -q -- "--bucket-prefer=turbo: no node has this feature" <<<"$out"
 out=$(sbatch -N1 --bucket-prefer='fast|big' -o /dev/null --wrap true 2>&1)
-check "--bucket-prefer='fast|big' (not a list of names): refused at submit" \
+sb_check "--bucket-prefer='fast|big' (not a list of names): refused at submit" \
 	grep -q -- "--bucket-prefer=fast|big: not a feature list" <<<"$out"
-check_eq "... neither reached the queue" "" squeue -h -o %i
+sb_check_eq "... neither reached the queue" "" squeue -h -o %i
 
 # PREF in PriorityF: 4 CPUs beat 2 unless the job prefers what the
 # 2-CPU nodes have (2 + 10*1 = 12 > 4).
-check "reconfigure to PRIORITY, PriorityF=\"CPROCS + 10*PREF\"" \
+sb_check "reconfigure to PRIORITY, PriorityF=\"CPROCS + 10*PREF\"" \
 	_bucket_conf NodeAllocationPolicy=PRIORITY 'PriorityF="CPROCS + 10*PREF"'
-check_eq "PriorityF with PREF, no preference: a1 (4 CPUs)" a1 _place -N1
-check_eq "PriorityF with PREF, --bucket-prefer=fast: f1 (12)" f1 \
+sb_check_eq "PriorityF with PREF, no preference: a1 (4 CPUs)" a1 _place -N1
+sb_check_eq "PriorityF with PREF, --bucket-prefer=fast: f1 (12)" f1 \
 	_place -N1 --bucket-prefer=fast
-check "reconfigure to PRIORITY, PriorityF=\"CPROCS - 10*PREF\"" \
+sb_check "reconfigure to PRIORITY, PriorityF=\"CPROCS - 10*PREF\"" \
 	_bucket_conf NodeAllocationPolicy=PRIORITY 'PriorityF="CPROCS - 10*PREF"'
-check_eq "a negative PREF coefficient sends preferring jobs elsewhere: a1" a1 \
+sb_check_eq "a negative PREF coefficient sends preferring jobs elsewhere: a1" a1 \
 	_place -N1 --bucket-prefer=fast
 
 sb_cluster_stop
-check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone
+sb_check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone

@@ -11,6 +11,9 @@
 # Runs on 26.05 (SB_SLURM=26.05); plugins for 24.11 come from
 # build/24.11 (built by this test when missing).
 #
+# sb-live: long (about 1.5 min on 26.05: it builds the 24.11 plugins when
+#   missing)
+#
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
 . "$(dirname "$0")/../cluster/harness.sh"
@@ -25,7 +28,7 @@ new_plugins=${SB_PLUGIN_DIR:?the plugins built for 26.05}
 old_build=$top/build/24.11
 sys_path=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
-if [ ! -x /usr/sbin/slurmctld ] || [ "$(_sb_series /usr)" != 24.11 ]; then
+if [ ! -x /usr/sbin/slurmctld ] || [ "$(sb_series_of /usr)" != 24.11 ]; then
 	echo "skip 1 - no Slurm 24.11 in the chroot (SB_SLURM=24.11 ./quickstart deps installs it)"
 	exit 0
 fi
@@ -52,9 +55,9 @@ sb_conf "DebugFlags=SelectType"
 SB_CTLD_DEBUG=verbose
 sb_cluster_start
 
-check_eq "the cluster runs Slurm 24.11" 24.11 \
+sb_check_eq "the cluster runs Slurm 24.11" 24.11 \
 	sh -c "scontrol version | awk '{ print \$NF }' | cut -d. -f1,2"
-id sbup >/dev/null 2>&1 || useradd -M -N -s /bin/sh sbup
+sb_user_add sbup
 sacctmgr -i add account upg Fairshare=10 >/dev/null
 sacctmgr -i add user sbup Account=upg >/dev/null
 cd "$SB_DIR/jobs" || exit 1
@@ -70,51 +73,51 @@ _nodes() { squeue -h -j "$1" -o %N; }
 # Usage first: a short job that ends on 24.11.
 j0=$(_sub -N 1 --exclusive --wrap 'sleep 3')
 sb_job_wait "$j0" 60
-check_eq "a first job completed on 24.11" COMPLETED sb_job_state "$j0"
-check "its usage is recorded" wait_for 30 sh -c "[ \"\$($(declare -f _usage); _usage)\" -gt 0 ]"
+sb_check_eq "a first job completed on 24.11" COMPLETED sb_job_state "$j0"
+sb_check "its usage is recorded" sb_wait_for 30 sh -c "[ \"\$($(declare -f _usage); _usage)\" -gt 0 ]"
 used_before=$(_usage)
 
 # One running across the upgrade, one pending behind it.
 jrun=$(_sub -N 2 --exclusive -t 5 --wrap 'sleep 45')
-check "a 2-node job runs" wait_for 30 sh -c "squeue -h -j $jrun -o %T | grep -qx RUNNING"
+sb_check "a 2-node job runs" sb_wait_for 30 sh -c "squeue -h -j $jrun -o %T | grep -qx RUNNING"
 run_nodes=$(_nodes "$jrun")
 jpend=$(_sub -N 3 --exclusive -t 5 --wrap 'sleep 2')
-check "a 3-node job waits behind it" wait_for 10 sh -c "squeue -h -j $jpend -o %T | grep -qx PENDING"
-check "select/bucket placed the running job on 24.11" \
+sb_check "a 3-node job waits behind it" sb_wait_for 10 sh -c "squeue -h -j $jpend -o %T | grep -qx PENDING"
+sb_check "select/bucket placed the running job on 24.11" \
 	grep -q "JobId=$jrun RUN_NOW: run (bucket path" "$SB_DIR/log/slurmctld.log"
 
 # ---- the upgrade ------------------------------------------------------------
-check "the cluster comes back on 26.05 with our plugins built for it" \
+sb_check "the cluster comes back on 26.05 with our plugins built for it" \
 	sb_switch_slurm "$new_prefix" "$new_plugins"
-check_eq "it runs Slurm 26.05" 26.05 \
+sb_check_eq "it runs Slurm 26.05" 26.05 \
 	sh -c "scontrol version | awk '{ print \$NF }' | cut -d. -f1,2"
-check "slurmctld runs our 26.05 select_bucket.so" \
+sb_check "slurmctld runs our 26.05 select_bucket.so" \
 	grep -q " $SB_DIR/plugins/select_bucket.so\$" "/proc/$SB_CTLD_PID/maps"
-check_eq "the running job is still running, on the same nodes" "RUNNING $run_nodes" \
+sb_check_eq "the running job is still running, on the same nodes" "RUNNING $run_nodes" \
 	squeue -h -j "$jrun" -o '%T %N'
-check_eq "the pending job is still pending" PENDING \
+sb_check_eq "the pending job is still pending" PENDING \
 	squeue -h -j "$jpend" -o %T
 used_after=$(_usage)
-check "sshare keeps the usage recorded on 24.11 ($used_before -> $used_after)" \
+sb_check "sshare keeps the usage recorded on 24.11 ($used_before -> $used_after)" \
 	test -n "$used_after" -a "${used_after:-0}" -ge "$used_before"
 
 sb_job_wait "$jrun" 90
-check_eq "the running job ended normally on 26.05" COMPLETED sb_job_state "$jrun"
+sb_check_eq "the running job ended normally on 26.05" COMPLETED sb_job_state "$jrun"
 sb_job_wait "$jpend" 60
-check_eq "the pending job ran and completed" COMPLETED sb_job_state "$jpend"
-check "select/bucket placed it on 26.05" \
+sb_check_eq "the pending job ran and completed" COMPLETED sb_job_state "$jpend"
+sb_check "select/bucket placed it on 26.05" \
 	grep -q "JobId=$jpend RUN_NOW: run (bucket path" "$SB_DIR/log/slurmctld.log"
 jnew=$(_sub -N 2 --exclusive -t 5 --wrap 'sleep 1')
 sb_job_wait "$jnew" 60
-check_eq "a job submitted on 26.05 completed" COMPLETED sb_job_state "$jnew"
-check "usage goes on growing on 26.05" \
-	wait_for 30 sh -c "[ \"\$($(declare -f _usage); _usage)\" -gt $used_after ]"
-check "sacct has the job that ran across the upgrade as completed" \
-	wait_for 30 sh -c "sacct -n -P -X -j $jrun -o State | grep -qx COMPLETED"
-check_eq "no error of our plugins in slurmctld's log" "" \
+sb_check_eq "a job submitted on 26.05 completed" COMPLETED sb_job_state "$jnew"
+sb_check "usage goes on growing on 26.05" \
+	sb_wait_for 30 sh -c "[ \"\$($(declare -f _usage); _usage)\" -gt $used_after ]"
+sb_check "sacct has the job that ran across the upgrade as completed" \
+	sb_wait_for 30 sh -c "sacct -n -P -X -j $jrun -o State | grep -qx COMPLETED"
+sb_check_eq "no error of our plugins in slurmctld's log" "" \
 	sh -c "grep -E 'error: (select|priority)/bucket' '$SB_DIR/log/slurmctld.log'"
-check_eq "slurmctld read every job of the 24.11 state" "" \
+sb_check_eq "slurmctld read every job of the 24.11 state" "" \
 	sh -c "grep -iE 'Incomplete job record|unpack.*job|job state.*(corrupt|invalid)' '$SB_DIR/log/slurmctld.log'"
 
 sb_cluster_stop
-check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone
+sb_check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone

@@ -25,6 +25,8 @@
 # seconds (default 45) of it. squeue --start's answer for every waiting
 # job is printed.
 #
+# sb-live: long (about 3 min: its holders run to time limits of 1 and 2 min)
+#
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
@@ -65,17 +67,15 @@ sb_cluster_start
 cd "$SB_DIR/jobs"
 
 # ---- QOS, users ----------------------------------------------------------
-for u in sbl1 sbl2 sbl3; do
-	id "$u" >/dev/null 2>&1 || useradd -M -N -s /bin/sh "$u"
-done
+sb_user_add sbl1 sbl2 sbl3
 sacctmgr -i add qos lim4 GrpTRES=cpu=4 >/dev/null &&
 sacctmgr -i add qos limu MaxTRESPerUser=cpu=2 >/dev/null &&
 sacctmgr -i add account acctl >/dev/null &&
 sacctmgr -i add user sbl1,sbl2,sbl3 Account=acctl QOS=normal,lim4,limu \
 	DefaultQOS=normal >/dev/null
-check "sacctmgr adds QOS lim4 (GrpTRES=cpu=4), limu (MaxTRESPerUser=cpu=2) and users sbl1-3" \
+sb_check "sacctmgr adds QOS lim4 (GrpTRES=cpu=4), limu (MaxTRESPerUser=cpu=2) and users sbl1-3" \
 	test $? = 0
-check "slurmctld knows the users and QOS" \
+sb_check "slurmctld knows the users and QOS" \
 	sb_users_known 30 sbl1:acctl:limu sbl2:acctl:limu sbl3:acctl:lim4
 
 # ---- helpers ---------------------------------------------------------------
@@ -131,15 +131,15 @@ _why_checks() {	# NAME
 	PLANNED[$n]=$ps
 	sq=$(_sq_start_epoch "$j")
 	note "sbucket why $n job $j: planned_start ${ps:-?} ($( [ -n "$ps" ] && [ "$ps" != null ] && _hm "$ps")), squeue --start '$(_sq_start "$j")' (${sq:-none}), $h's end ${END[$h]}"
-	check "sbucket why $n: planned start ${ps:-?} is $h's end ${END[$h]}" \
+	sb_check "sbucket why $n: planned start ${ps:-?} is $h's end ${END[$h]}" \
 		test "$ps" = "${END[$h]}"
-	check "sbucket why $n: the text says Planned start: $(_hm "${END[$h]}")" \
+	sb_check "sbucket why $n: the text says Planned start: $(_hm "${END[$h]}")" \
 		grep -q "^Planned start: $(_hm "${END[$h]}")" <<<"$text"
 	lim=$(_jlimits "$json")
-	check "sbucket why $n: its limits name ${WANT[$n]}: ${LIMIT_IS[$n]}" \
+	sb_check "sbucket why $n: its limits name ${WANT[$n]}: ${LIMIT_IS[$n]}" \
 		grep -qF "\"reason\":\"${WANT[$n]}\",\"name\":" <<<"$lim"
-	check "... ${LIMIT_IS[$n]}" grep -qF "${LIMIT_IS[$n]}" <<<"$lim"
-	check "sbucket why $n: $h (job ${JOB[$h]}) is among its holders" \
+	sb_check "... ${LIMIT_IS[$n]}" grep -qF "${LIMIT_IS[$n]}" <<<"$lim"
+	sb_check "sbucket why $n: $h (job ${JOB[$h]}) is among its holders" \
 		grep -qE "\\{\"job\":\"${JOB[$h]}\",\"user\":\"[^\"]*\",\"units\":[0-9]+,\"end\":${END[$h]}\\}" <<<"$lim"
 }
 
@@ -186,7 +186,7 @@ _holders() {	# "NAME|USER|ARGS"...
 		JOB[$n]=$(_sub "$u" $a)
 		ids+=("${JOB[$n]}")
 	done
-	wait_for 30 _all_running "${ids[@]}"
+	sb_wait_for 30 _all_running "${ids[@]}"
 }
 _record_holder() {	# NAME
 	local j=${JOB[$1]} s e
@@ -198,10 +198,10 @@ _record_holder() {	# NAME
 # ---- phase 1: lic, grp and user, without bf_licenses ------------------------
 # (the QOS holders a few seconds after the licence holders: their ends
 # differ, so a start time is seen to come from one or the other)
-check "holders A, B (lic) run" _holders \
+sb_check "holders A, B (lic) run" _holders \
 	"A|root|-L lic:1 -t 1" "B|root|-L lic:1 -t 2"
 sleep 3
-check "holders G1, G2 (lim4), U1, U2 (limu) run" _holders \
+sb_check "holders G1, G2 (lim4), U1, U2 (limu) run" _holders \
 	"G1|sbl3|-q lim4 -c2 -t 1" "G2|sbl3|-q lim4 -c2 -t 2" \
 	"U1|sbl1|-q limu -c2 -t 1" "U2|sbl2|-q limu -c2 -t 2"
 for n in A B G1 G2 U1 U2; do _record_holder "$n"; done
@@ -210,7 +210,7 @@ declare -A WANT=([W1]=Licenses [W2]=Licenses [GW]=QOSGrpCpuLimit
 # Each first waiting job has its reason before the second comes: the
 # main scheduler looks at new batch jobs together (batch_sched_delay).
 JOB[W1]=$(_sub root -L lic:1 -t 1)
-wait_for 20 _reason_is "${JOB[W1]}" Licenses
+sb_wait_for 20 _reason_is "${JOB[W1]}" Licenses
 # later, and ahead of W1: root may lower a job's nice below 0
 # (-t 3: planned from A's end, W2 must not end before B, or W1 could
 # take W2's licence first: A and B may start a second apart)
@@ -220,15 +220,15 @@ JOB[UW]=$(_sub sbl1 -q limu -c2 -t 1)
 # the holder each waiting job waits for
 declare -A HOLDER=([W1]=B [W2]=A [GW]=G1 [UW]=U1 [BW1]=BB [BW2]=BA)
 for n in W1 W2 GW UW; do
-	check "$n (job ${JOB[$n]}) pends for ${WANT[$n]}" \
-		wait_for 30 _reason_is "${JOB[$n]}" "${WANT[$n]}"
+	sb_check "$n (job ${JOB[$n]}) pends for ${WANT[$n]}" \
+		sb_wait_for 30 _reason_is "${JOB[$n]}" "${WANT[$n]}"
 	REASON[$n]=$(_reason "${JOB[$n]}")
 	note "waiting $n job ${JOB[$n]} reason ${REASON[$n]} (state $(_state "${JOB[$n]}"))"
 done
 _prio() { sprio -h -o '%i %Y' | awk -v j="$1" '$1 == j { print $2 }'; }
 p1=$(_prio "${JOB[W1]}") p2=$(_prio "${JOB[W2]}")
 note "sprio: W1 priority $p1, W2 priority $p2"
-check "sprio puts W2 ($p2) ahead of W1 ($p1)" test "${p2:-0}" -gt "${p1:-0}"
+sb_check "sprio puts W2 ($p2) ahead of W1 ($p1)" test "${p2:-0}" -gt "${p1:-0}"
 # backfill passes every second: let one see every waiting job
 sleep 3
 _capture "$CAP"
@@ -243,30 +243,30 @@ WHY_DIR=$CAP
 for n in W2 W1 GW UW; do _why_checks "$n"; done
 # U2 runs in limu too, but as sbl2: not one of UW's holders
 _holds_not() { ! _jlimits "$("$SBUCKET" why --json "$1" 2>&1)" | grep -qF "{\"job\":\"$2\""; }
-check "sbucket why UW: U2 (job ${JOB[U2]}, sbl2's) does not hold sbl1's limit" \
+sb_check "sbucket why UW: U2 (job ${JOB[U2]}, sbl2's) does not hold sbl1's limit" \
 	_holds_not "${JOB[UW]}" "${JOB[U2]}"
 
 # ---- phase 2: bf_licenses, on licence blic ----------------------------------
 sed -i 's/^SchedulerParameters=.*/&,bf_licenses/' "$SLURM_CONF"
 scontrol reconfigure >/dev/null 2>&1
-check "SchedulerParameters has bf_licenses after scontrol reconfigure" \
-	wait_for 30 sh -c "scontrol show config | grep -q '^SchedulerParameters .*bf_licenses'"
-check "holders BA, BB (blic) run" _holders \
+sb_check "SchedulerParameters has bf_licenses after scontrol reconfigure" \
+	sb_wait_for 30 sh -c "scontrol show config | grep -q '^SchedulerParameters .*bf_licenses'"
+sb_check "holders BA, BB (blic) run" _holders \
 	"BA|root|-L blic:1 -t 1" "BB|root|-L blic:1 -t 2"
 for n in BA BB; do _record_holder "$n"; done
 # With bf_licenses the main scheduler stops at the first job blocked on
 # licences (job_scheduler.c): a job behind it keeps Reason=None. BW1 and
 # BW2 go ahead of W1 and W2, BW2 ahead of BW1.
 JOB[BW1]=$(_sub root -L blic:1 -t 1 --nice=-2000)
-wait_for 20 _reason_is "${JOB[BW1]}" Licenses
+sb_wait_for 20 _reason_is "${JOB[BW1]}" Licenses
 JOB[BW2]=$(_sub root -L blic:1 -t 3 --nice=-3000)
 for n in BW1 BW2; do
-	check "$n (job ${JOB[$n]}) pends for ${WANT[$n]}" \
-		wait_for 30 _reason_is "${JOB[$n]}" "${WANT[$n]}"
+	sb_check "$n (job ${JOB[$n]}) pends for ${WANT[$n]}" \
+		sb_wait_for 30 _reason_is "${JOB[$n]}" "${WANT[$n]}"
 	REASON[$n]=$(_reason "${JOB[$n]}")
 	note "waiting $n job ${JOB[$n]} reason ${REASON[$n]} (bf_licenses)"
-	check "with bf_licenses squeue --start plans $n" \
-		wait_for 30 _planned "${JOB[$n]}"
+	sb_check "with bf_licenses squeue --start plans $n" \
+		sb_wait_for 30 _planned "${JOB[$n]}"
 done
 sleep 2
 _capture "${CAP:+$CAP/bf_licenses}"
@@ -289,7 +289,7 @@ for n in BW2 BW1 W2 W1; do
 	note "bf_licenses: $n job ${JOB[$n]}: sbucket why ${ps:-?}, squeue --start ${sq:-none} (NumNodes=$(_field "${JOB[$n]}" NumNodes))"
 	[ "$n" = W2 ] || [ "$n" = W1 ] && continue
 	# (bf_resolution=1: backfill's times are whole seconds, as ours)
-	check "bf_licenses: sbucket why $n's planned start ($ps) equals squeue --start's (${sq:-none})" \
+	sb_check "bf_licenses: sbucket why $n's planned start ($ps) equals squeue --start's (${sq:-none})" \
 		test -n "$sq" -a "$ps" = "$sq"
 done
 
@@ -320,18 +320,18 @@ for n in $WAITERS; do
 	else
 		note "started $n job ${JOB[$n]}: not by $(date -d @"$deadline" +%FT%T)"
 	fi
-	check "$n starts at $h's end ${END[$h]} or up to ${ALLOW} s later (${s:-never})" \
+	sb_check "$n starts at $h's end ${END[$h]} or up to ${ALLOW} s later (${s:-never})" \
 		test -n "$s" -a "${s:-0}" -ge "${END[$h]}" -a "${s:-0}" -le $((${END[$h]} + ALLOW))
 	p=${PLANNED[$n]:-}
 	[[ $p =~ ^[0-9]+$ ]] || p=0
-	check "$n starts by sbucket why's planned start ${PLANNED[$n]:-?} + ${ALLOW} s (${s:-never}, $(( ${s:-0} - p )) s after it)" \
+	sb_check "$n starts by sbucket why's planned start ${PLANNED[$n]:-?} + ${ALLOW} s (${s:-never}, $(( ${s:-0} - p )) s after it)" \
 		test -n "$s" -a "$p" -gt 0 -a "${s:-0}" -ge "$p" -a "${s:-0}" -le $((p + ALLOW))
 done
-check "W2 (higher priority, later) started before W1" \
+sb_check "W2 (higher priority, later) started before W1" \
 	test "${STARTED[W2]:-9999999999}" -lt "${STARTED[W1]:-0}"
-check "BW2 started before BW1" \
+sb_check "BW2 started before BW1" \
 	test "${STARTED[BW2]:-9999999999}" -lt "${STARTED[BW1]:-0}"
-check "UW started before U2's end: another user's job does not hold sbl1's limit" \
+sb_check "UW started before U2's end: another user's job does not hold sbl1's limit" \
 	test "${STARTED[UW]:-9999999999}" -lt "${END[U2]}"
 
 if [ -n "$CAP" ]; then
@@ -340,4 +340,4 @@ if [ -n "$CAP" ]; then
 fi
 
 sb_cluster_stop
-check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone
+sb_check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone

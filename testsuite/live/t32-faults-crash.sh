@@ -23,6 +23,9 @@
 # a run. bench/crash.sh sums them over several seeds, where ours must not
 # be worse than the base's (bench/RESULTS.md).
 #
+# sb-live: serial (it judges how soon a controller answers after each kill,
+#   ours against the base: load from other tests would move it)
+#
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
 . "$(dirname "$0")/../cluster/harness.sh"

@@ -9,6 +9,9 @@
 # log no error. The storm's latencies and slurmctld's cycle times (sdiag)
 # are printed; bench/storm.sh puts them side by side with Slurm's plugins.
 #
+# sb-live: serial (an RPC storm: it loads the machine and prints latencies and
+#   cycle times)
+#
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
@@ -26,7 +29,7 @@ PRIORITY=${SB_STORM_PRIORITY:-bucket}
 
 sb_cluster_init "t33$SELECT"
 NODES=${SB_STORM_NODES:-32}
-[ "$NODES" -ge 32 ] || _sb_die "SB_STORM_NODES=$NODES: at least 32"
+[ "$NODES" -ge 32 ] || sb_die "SB_STORM_NODES=$NODES: at least 32"
 NS=$((NODES * 3 / 4))
 sb_nodes "$(printf 's[%05d-%05d]' 1 "$NS")" "CPUs=2 RealMemory=1000"
 sb_nodes "$(printf 'w[%05d-%05d]' 1 $((NODES - NS)))" "CPUs=4 RealMemory=2000"
@@ -42,17 +45,15 @@ sb_conf "PriorityWeightAge=1000"
 sb_cluster_start
 CTLD_LOG=$SB_DIR/log/slurmctld.log
 
-for u in sbst1 sbst2 sbst3; do
-	id "$u" >/dev/null 2>&1 || useradd -M -N -s /bin/sh "$u"
-done
+sb_user_add sbst1 sbst2 sbst3
 sacctmgr -i add account sta,stb >/dev/null &&
 sacctmgr -i add user sbst1,sbst2 Account=sta >/dev/null &&
 sacctmgr -i add user sbst3 Account=stb >/dev/null ||
-	_sb_die "sacctmgr cannot add the accounts"
-sb_users_known 30 sbst3:stb || _sb_die "slurmctld does not know sbst3's association"
+	sb_die "sacctmgr cannot add the accounts"
+sb_users_known 30 sbst3:stb || sb_die "slurmctld does not know sbst3's association"
 scontrol create reservation ReservationName=ahead StartTime=now+600 \
 	Duration=10 Nodes="$RESV" Users=root >/dev/null ||
-	_sb_die "cannot create the reservation"
+	sb_die "cannot create the reservation"
 sdiag -r >/dev/null 2>&1
 
 # The burst: jobs keep coming for the whole storm, three users, 70%
@@ -113,18 +114,18 @@ p99=$(sort -n "$SB_DIR/storm" | awk '{ v[NR] = $1 }
 median=$(sort -n "$SB_DIR/storm" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 submitted=$(cat "$SB_DIR/burst.count" 2>/dev/null || echo 0)
 
-check "slurmctld is alive after $rpcs client RPCs in $SECS s" \
+sb_check "slurmctld is alive after $rpcs client RPCs in $SECS s" \
 	kill -0 "$SB_CTLD_PID"
-check "no client RPC took over 30 s (slowest: ${slowest%% *} ms, ${slowest#* * })" \
+sb_check "no client RPC took over 30 s (slowest: ${slowest%% *} ms, ${slowest#* * })" \
 	test "${slowest%% *}" -le 30000
-check_eq "every client RPC succeeded" "0" echo "$failed"
-check "the burst was accepted while the storm ran ($submitted jobs)" \
+sb_check_eq "every client RPC succeeded" "0" echo "$failed"
+sb_check "the burst was accepted while the storm ran ($submitted jobs)" \
 	test "$submitted" -gt 20
 # jobs slurmctld has started: still in its memory (MinJobAge), not pending
 _nstarted() { squeue -h -t all -o %T 2>/dev/null | grep -vc PENDING; }
 _started() { [ "$(_nstarted)" -gt 20 ]; }
-check "jobs went on being started during the storm" wait_for 30 _started
-check_eq "no error from select/bucket or priority/bucket" "" \
+sb_check "jobs went on being started during the storm" sb_wait_for 30 _started
+sb_check_eq "no error from select/bucket or priority/bucket" "" \
 	grep -E 'error: (select|priority)/bucket' "$CTLD_LOG"
 
 # slurmctld's own figures for the storm: RPCs served and cycle times
@@ -155,4 +156,4 @@ sed 's/^/# /' <<<"$figures"
 [ -n "${SB_STORM_OUT:-}" ] && echo "$figures" >"$SB_STORM_OUT"
 
 sb_cluster_stop
-check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone
+sb_check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone

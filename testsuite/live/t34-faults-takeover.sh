@@ -27,6 +27,9 @@
 # usage since the last save) is printed side by side with the base;
 # bench/crash.sh (SB_CRASH_FAULT=takeover) sums it over seeds.
 #
+# sb-live: serial (it judges how soon a controller answers after each fault,
+#   ours against the base)
+#
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
 . "$(dirname "$0")/../cluster/harness.sh"

@@ -1,0 +1,501 @@
+# harness/daemons.sh - the cluster's life: its scratch directory, its
+# daemons started and stopped by PID, and where its time goes.
+#
+# Copyright (C) 2026 The slurm-buckets authors.
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# A cluster runs in one of three modes (SB_MODE): plain (this file),
+# front_end (harness/front_end.sh) and backup (harness/backup.sh). What a
+# mode does differently is a hook, _sb_<mode>_<hook>, called through
+# _sb_mode; a mode without its own hook gets the plain one. The hooks:
+#   init              checks and settings at sb_cluster_init
+#   conf_ctld         slurm.conf's controller lines
+#   conf_nodes_before slurm.conf lines before the nodes
+#   node_line         one NodeName line (harness/conf.sh)
+#   net_up, net_down  what the mode needs before its daemons and after
+#   ctld_run N        start slurmctld N (1: SB_CTLD_PID, 2: the backup)
+#   ctld_answers N    does slurmctld N answer, in charge?
+#   ctlds_up          after the first slurmctld answers (a backup starts)
+#   slurmds_start     start the nodes' slurmd(s)
+#   dbd_cmd           the slurmdbd command line
+#   gone              has the mode's own (namespaces, links) gone?
+
+SB_MODE=plain
+SB_PIDS=()
+SB_STOPPED=0
+declare -A SB_SLURMD_PID=()	# by node name
+SB_CTLD_LOG_AT=()		# where controller N's current run begins in its log
+declare -A SB_TIME=()		# seconds (as microseconds) per phase
+SB_TIME_MARK=
+
+_sb_mode() {
+	local f=_sb_${SB_MODE}_$1
+	declare -F "$f" >/dev/null || f=_sb_plain_$1
+	shift
+	"$f" "$@"
+}
+
+# ---- where the time goes ------------------------------------------------------
+# _sb_phase NAME: the time since the last mark goes to phase NAME.
+_sb_phase() {
+	local now=${EPOCHREALTIME/./}
+	SB_TIME[$1]=$(( ${SB_TIME[$1]:-0} + now - ${SB_TIME_MARK:-$now} ))
+	SB_TIME_MARK=$now
+}
+_sb_secs() { printf '%d.%d' $(( ${SB_TIME[$1]:-0} / 1000000 )) $(( ${SB_TIME[$1]:-0} % 1000000 / 100000 )); }
+# One line: start (its phases), body, stop, in seconds.
+_sb_times() {
+	local start=0 p
+	for p in munge db ctld nodes settle; do
+		start=$((start + ${SB_TIME[$p]:-0}))
+	done
+	SB_TIME[start]=$start
+	echo "times ($SB_NAME): start $(_sb_secs start) s (munge $(_sb_secs munge), db $(_sb_secs db), ctld $(_sb_secs ctld), nodes $(_sb_secs nodes), settle $(_sb_secs settle)), body $(_sb_secs body) s, stop $(_sb_secs stop) s"
+}
+
+# ---- a cluster ------------------------------------------------------------------
+sb_cluster_init() {
+	local name=$1
+	[ "$(id -u)" = 0 ] || sb_die "live tests need root"
+	SB_BASE=${SB_BASE:-linear}
+	case $SB_BASE in
+	linear) SB_PART_OPTS="" ;;
+	cons_tres) SB_PART_OPTS="OverSubscribe=EXCLUSIVE" ;;
+	*) sb_die "SB_BASE=$SB_BASE: expected linear or cons_tres" ;;
+	esac
+	SB_NAME=$name
+	SB_DIR=$(mktemp -d "${SB_SCRATCH:-/tmp}/sb-$name.XXXXXX") ||
+		sb_die "cannot create a scratch directory"
+	# Daemons run as root but jobs may run as other users, and munged
+	# refuses a socket directory that others can write.
+	chmod 0755 "$SB_DIR"
+	mkdir -p "$SB_DIR"/{etc,log,run,state/ctld,spool,munge,jobs}
+	chmod 1777 "$SB_DIR/jobs"
+	# Jobs' users load plugins too (sbatch reads PluginDir, the SPANK
+	# plugin): a build tree under /root or a mktemp directory is closed to
+	# them, so the cluster gets its own copy in SB_DIR.
+	if [ -n "${SB_PLUGIN_DIR:-}" ]; then
+		mkdir -p "$SB_DIR/plugins"
+		cp -L "$SB_PLUGIN_DIR"/*.so "$SB_DIR/plugins/" ||
+			sb_die "cannot copy the plugins of $SB_PLUGIN_DIR"
+		SB_PLUGIN_DIR=$SB_DIR/plugins
+	fi
+	SB_HOST=$(hostname)
+	getent hosts "$SB_HOST" >/dev/null ||
+		sb_die "hostname '$SB_HOST' does not resolve (add it to /etc/hosts)"
+	SB_PORT_BASE=${SB_PORT_BASE:-17100}
+	SB_SBIN=$SB_SLURM_PREFIX/sbin
+	[ -n "${SB_FRONT_END:-}" ] && SB_MODE=front_end
+	_sb_mode init
+	export SLURM_CONF="$SB_DIR/etc/slurm.conf"
+	trap '_sb_exit_trap' EXIT
+	sb_say "cluster '$name' in $SB_DIR"
+}
+_sb_plain_init() { return 0; }
+
+sb_cluster_start() {
+	[ ${#SB_NODE_NAMES[@]} -gt 0 ] || sb_die "no nodes: call sb_nodes first"
+	_sb_phase init
+	_sb_write_conf
+	# (first: a backup's slurmdbd address, SB_HA_ADDR0, is on its veth)
+	_sb_mode net_up
+	_sb_start_munge
+	_sb_phase munge
+	if [ "$SB_ACCT" = 1 ]; then
+		_sb_start_mariadb
+		_sb_start_slurmdbd
+		_sb_phase db
+	fi
+	_sb_mode ctld_run 1
+	SB_CTLD_T0=${EPOCHREALTIME/./}
+	sb_wait_for 30 sb_ctld_answers 1 ||
+		sb_die "slurmctld did not answer (see $SB_DIR/log/slurmctld.log)"
+	_sb_mode ctlds_up
+	_sb_phase ctld
+	_sb_mode slurmds_start
+	sb_wait_for $((30 + ${#SB_NODE_NAMES[@]} / 4)) _sb_all_idle ||
+		sb_die "not every node became idle: $(sinfo -h -N -o '%N:%t' 2>&1 | tr '\n' ' ')"
+	_sb_phase nodes
+	_sb_ctld_settle
+	_sb_phase settle
+	sb_say "${#SB_NODE_NAMES[@]} nodes idle; daemons: ${SB_PIDS[*]}"
+}
+_sb_plain_net_up() { return 0; }
+_sb_plain_net_down() { return 0; }
+_sb_plain_ctlds_up() { return 0; }
+
+_sb_all_idle() {
+	local want=${#SB_NODE_NAMES[@]} got
+	got=$(sinfo -h -N -o '%N %t' 2>/dev/null | awk '$2 == "idle"' | sort -u | wc -l)
+	[ "$got" = "$want" ]
+}
+
+sb_pids() { echo "${SB_PIDS[@]}"; }
+
+# Is every daemon we started still running?
+_sb_alive() {
+	local p
+	for p in "${SB_PIDS[@]}"; do
+		kill -0 "$p" 2>/dev/null || return 1
+	done
+}
+
+# ---- munged, MariaDB, slurmdbd ----------------------------------------------------
+_sb_start_munge() {
+	local d=$SB_DIR/munge
+	dd if=/dev/urandom of="$d/munge.key" bs=1024 count=1 2>/dev/null
+	chmod 0400 "$d/munge.key"
+	/usr/sbin/munged --foreground --key-file="$d/munge.key" \
+		--socket="$d/munge.socket" --pid-file="$d/munged.pid" \
+		--log-file="$d/munged.log" --seed-file="$d/munged.seed" \
+		>"$SB_DIR/log/munged.out" 2>&1 &
+	SB_PIDS+=($!)
+	sb_wait_for 10 munge -n -S "$d/munge.socket" ||
+		sb_die "munged did not come up (see $SB_DIR/log/munged.out)"
+}
+
+_sb_start_mariadb() {
+	# mariadbd runs as mysql: its data, socket, pid and log live in a
+	# directory that user owns.
+	local d=$SB_DIR/mysql
+	SB_MYSQL_SOCK=$d/mysqld.sock
+	mkdir -p "$d/data" "$d/tmp"
+	chown -R mysql:mysql "$d"
+	# Its own temporary directory: two clusters installing at once (t32)
+	# would meet in /tmp's "#sql-temptable-*" files.
+	TMPDIR=$d/tmp mariadb-install-db --user=mysql --datadir="$d/data" --skip-test-db \
+		>"$SB_DIR/log/mariadb-install.log" 2>&1 ||
+		sb_die "mariadb-install-db failed (see $SB_DIR/log/mariadb-install.log)"
+	/usr/sbin/mariadbd --no-defaults --user=mysql --datadir="$d/data" \
+		--tmpdir="$d/tmp" \
+		--socket="$SB_MYSQL_SOCK" --pid-file="$d/mysqld.pid" \
+		--bind-address=127.0.0.1 --port=$((SB_PORT_BASE + 2)) \
+		--innodb-buffer-pool-size=128M --innodb-lock-wait-timeout=900 \
+		--log-error="$d/mariadbd.log" >"$SB_DIR/log/mariadbd.out" 2>&1 &
+	SB_PIDS+=($!)
+	sb_wait_for 30 mariadb-admin --socket="$SB_MYSQL_SOCK" ping ||
+		sb_die "mariadbd did not come up: $(tail -n 3 "$d/mariadbd.log" 2>/dev/null)"
+	# The database exists before slurmdbd connects: when it does not,
+	# slurmdbd 24.11 creates it and then reuses the connection handle
+	# whose connect failed, and with MariaDB 11.8's client library every
+	# query on that handle fails ("Number of columns in result (=1) set
+	# execeeds maxmimum allowed number of columns (=0)").
+	mariadb --socket="$SB_MYSQL_SOCK" -e "
+		CREATE DATABASE IF NOT EXISTS slurm_acct_db;
+		CREATE OR REPLACE USER 'slurm'@'127.0.0.1' IDENTIFIED BY 'sbtest';
+		CREATE OR REPLACE USER 'slurm'@'localhost' IDENTIFIED BY 'sbtest';
+		GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';
+		GRANT ALL ON slurm_acct_db.* TO 'slurm'@'localhost';
+		FLUSH PRIVILEGES;" || sb_die "cannot create the slurm database user"
+}
+
+_sb_start_slurmdbd() {
+	_sb_write_dbd_conf
+	_sb_run_slurmdbd
+	sacctmgr -i add cluster "${SB_NAME//[^a-z0-9]/}" >/dev/null ||
+		sb_die "sacctmgr add cluster failed"
+}
+
+# Start slurmdbd on the written slurmdbd.conf; wait until it says it has
+# started (once more than its log said so far).
+_sb_run_slurmdbd() {
+	local log=$SB_DIR/log/slurmdbd.log n
+	n=$(grep -c 'slurmdbd version .* started' "$log" 2>/dev/null)
+	local cmd
+	read -ra cmd < <(_sb_mode dbd_cmd)
+	"${cmd[@]}" -D >>"$SB_DIR/log/slurmdbd.out" 2>&1 &
+	SB_DBD_PID=$!
+	SB_PIDS+=($SB_DBD_PID)
+	# (a database of an older Slurm is converted first: minutes allowed)
+	sb_wait_for 180 sh -c "[ \$(grep -c 'slurmdbd version .* started' '$log') -gt ${n:-0} ]" ||
+		sb_die "slurmdbd did not start (see $log)"
+}
+_sb_plain_dbd_cmd() { echo "$SB_SBIN/slurmdbd"; }
+
+# ---- slurmctld ----------------------------------------------------------------
+sb_ctld_stop() {
+	[ -n "${SB_CTLD_PID:-}" ] || return 0
+	_sb_stop_pids "$SB_CTLD_PID"
+	SB_CTLD_PID=
+}
+
+sb_ctld_start() {
+	_sb_mode ctld_run 1
+	sb_wait_for "${1:-30}" sb_ctld_answers 1
+}
+
+# SIGKILL slurmctld (the primary): a crash, no state saved.
+sb_ctld_kill() {
+	[ -n "${SB_CTLD_PID:-}" ] || return 0
+	_sb_stop_pids -KILL "$SB_CTLD_PID"
+	SB_CTLD_PID=
+}
+
+# _sb_ctld_started N PID: slurmctld N runs as PID, its lines in its log
+# from OFFSET on (sb_ctld_log_since).
+_sb_ctld_started() {
+	SB_PIDS+=($2)
+	if [ "$1" = 2 ]; then SB_BACKUP_PID=$2; else SB_CTLD_PID=$2; fi
+	SB_CTLD_LOG_AT[$1]=$3
+}
+
+# The size of controller N's log now: where a run started now begins.
+# (Taken before the start: after it, the new run may have written.)
+_sb_ctld_log_size() { stat -c %s "$(sb_ctld_log "$1")" 2>/dev/null || echo 0; }
+
+_sb_plain_ctld_run() {
+	local at
+	at=$(_sb_ctld_log_size 1)
+	"$SB_SBIN/slurmctld" -D -f "$SLURM_CONF" >>"$SB_DIR/log/slurmctld.out" 2>&1 &
+	_sb_ctld_started 1 $! "$at"
+}
+
+# sb_ctld_answers N: does slurmctld N answer, in charge?
+sb_ctld_answers() { _sb_mode ctld_answers "$1"; }
+_sb_plain_ctld_answers() { scontrol ping >/dev/null 2>&1; }
+
+sb_ctld_log() {
+	if [ "$1" = 2 ]; then echo "$SB_DIR/backup/log/slurmctld.log"
+	else echo "$SB_DIR/log/slurmctld.log"; fi
+}
+
+# What controller N logged since its last start (SB_CTLD_LOG_AT).
+sb_ctld_log_since() {
+	tail -c +$((${SB_CTLD_LOG_AT[$1]:-0} + 1)) "$(sb_ctld_log "$1")" 2>/dev/null
+}
+
+# Wait until slurmctld has been up SB_CTLD_SETTLE seconds (default 4),
+# once its nodes are idle (sb_cluster_start; not after a restart, where
+# slurmds may start after slurmctld and its first ping round must find
+# them), when that round asks nodes of this cluster to register. About
+# 3 s after it starts (MIN_CHECKIN_TIME), slurmctld's first ping round
+# asks the nodes at places [W, 2W) of its node table to register, W its
+# TreeWidth, at most 50 (ping_nodes(): the offset starts at W): none on
+# a cluster of fewer than W nodes, and that cluster does not wait (Slurm
+# 22.05's TreeWidth is 50, 24.11's and 26.05's 16). To answer, slurmd
+# connects to each of its slurmstepds, and one still starting (its
+# socket bound, not yet listening) is taken for a stray: slurmd deletes
+# its batch script and the job exits 2 ("execve(): slurm_script: No
+# such file or directory", seen on 26.05.3 under CI load, under any
+# select plugin). Jobs submitted after that round do not meet it.
+_sb_ctld_settle() {
+	local left w
+	w=$(scontrol show config 2>/dev/null | awk '$1 == "TreeWidth" { print $3 }')
+	[[ $w =~ ^[0-9]+$ ]] && [ "$w" -gt 50 ] && w=50
+	[[ $w =~ ^[0-9]+$ ]] && [ ${#SB_NODE_NAMES[@]} -lt "$w" ] && return 0
+	left=$(( ${SB_CTLD_SETTLE:-4} * 1000000 - (${EPOCHREALTIME/./} - SB_CTLD_T0) ))
+	[ "$left" -gt 0 ] && sleep "$(printf '%d.%06d' $((left / 1000000)) $((left % 1000000)))"
+	return 0
+}
+
+# ---- slurmd ------------------------------------------------------------------
+sb_slurmd_start() {
+	mkdir -p "$SB_DIR/spool/$1"
+	"$SB_SBIN/slurmd" -D -N "$1" -f "$SLURM_CONF" \
+		>>"$SB_DIR/log/slurmd-$1.out" 2>&1 &
+	SB_PIDS+=($!)
+	SB_SLURMD_PID[$1]=$!
+}
+
+_sb_plain_slurmds_start() {
+	local n
+	for n in "${SB_NODE_NAMES[@]}"; do
+		sb_slurmd_start "$n"
+	done
+}
+
+sb_slurmd_kill() {
+	local p=${SB_SLURMD_PID[$1]:-}
+	[ -n "$p" ] || return 1
+	_sb_stop_pids -KILL "$p"
+	unset "SB_SLURMD_PID[$1]"
+}
+
+# Every node answers again: none is down, unknown or not responding.
+_sb_all_back() {
+	local bad
+	bad=$(sinfo -h -N -o '%N %t' 2>/dev/null | awk '$2 ~ /(down|unk|\*|fail|boot)/' | wc -l)
+	[ "$bad" = 0 ] && [ -n "$(sinfo -h -N -o %N 2>/dev/null)" ]
+}
+
+# After a restart, slurmctld 26.05 holds every node UNKNOWN, and
+# schedules none, until its slurmd registers again; the slurmds answer
+# its first ping round one by one, 2-5 s after the start. A job placed
+# before that gets the nodes that answered first (t22 on CI: FASTEST
+# gave p6, as p3 had not answered yet).
+sb_nodes_back() {
+	sb_wait_for "${1:-30}" _sb_all_back
+}
+
+# ---- restarts and upgrades --------------------------------------------------------
+sb_restart_all() {
+	local secs=${1:-60}
+	sb_ctld_stop
+	_sb_stop_pids "${SB_SLURMD_PID[@]}"
+	SB_SLURMD_PID=()
+	sb_ctld_start "$secs" || return 1
+	_sb_mode slurmds_start
+	sb_nodes_back "$secs"
+}
+
+# sb_switch_slurm PREFIX PLUGIN_DIR [SECONDS]: upgrade the running cluster
+# in place, as a site does: slurmdbd, slurmctld and every slurmd stopped
+# (running jobs' slurmstepd go on), the Slurm of PREFIX with our plugins
+# from PLUGIN_DIR (built for it) put in, the new daemons started on the
+# same state, database and spool. Fails unless every node is back.
+sb_switch_slurm() {
+	local prefix=$1 plugins=$2 secs=${3:-120}
+	_sb_stop_pids "${SB_SLURMD_PID[@]}"
+	SB_SLURMD_PID=()
+	sb_ctld_stop
+	if [ -n "${SB_DBD_PID:-}" ]; then
+		_sb_stop_pids "$SB_DBD_PID"
+		SB_DBD_PID=
+	fi
+	sb_use_slurm "$prefix"
+	rm -f "$SB_DIR"/plugins/*.so
+	cp -L "$plugins"/*.so "$SB_DIR/plugins/" ||
+		{ sb_say "cannot copy the plugins of $plugins"; return 1; }
+	sed -i "s|^PluginDir=.*|PluginDir=$SB_DIR/plugins:$SB_SLURM_LIBDIR|" "$SLURM_CONF"
+	_sb_series_files
+	[ "$SB_ACCT" = 1 ] && _sb_run_slurmdbd
+	sb_ctld_start "$secs" || return 1
+	_sb_mode slurmds_start
+	sb_nodes_back "$secs"
+}
+
+# ---- stopping -------------------------------------------------------------------
+# _sb_stop_pids [-KILL] PID...: the one way a process of the harness is
+# stopped. SIGTERM to each PID (in the order given) and up to 30 s for
+# them to exit, then SIGKILL; -KILL sends SIGKILL at once (a crash).
+# Reaped, and no longer the harness's.
+_sb_stop_pids() {
+	local sig=TERM p q i keep=()
+	[ "${1:-}" = -KILL ] && { sig=KILL; shift; }
+	for p in "$@"; do
+		kill -$sig "$p" 2>/dev/null
+	done
+	for i in $(seq 120); do
+		q=0
+		for p in "$@"; do
+			kill -0 "$p" 2>/dev/null && q=1
+		done
+		[ $q = 0 ] && break
+		sleep 0.25
+	done
+	for p in "$@"; do
+		if kill -0 "$p" 2>/dev/null; then
+			[ $sig = TERM ] &&
+				sb_say "$p ($(cat "/proc/$p/comm" 2>/dev/null)) still runs 30 s after SIGTERM: SIGKILL"
+			kill -KILL "$p" 2>/dev/null
+		fi
+		wait "$p" 2>/dev/null
+	done
+	for q in "${SB_PIDS[@]}"; do
+		[[ " $* " == *" $q "* ]] || keep+=("$q")
+	done
+	SB_PIDS=("${keep[@]}")
+}
+
+# slurmstepd processes are daemons of their own; find ours by SLURM_CONF.
+_sb_our_stepds() {
+	local p
+	for p in $(pgrep -x slurmstepd 2>/dev/null); do
+		# (the process may be gone by now: no message for that)
+		{ tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null |
+			grep -qx "SLURM_CONF=$SLURM_CONF" && echo "$p"
+	done
+}
+
+sb_cluster_stop() {
+	[ "$SB_STOPPED" = 1 ] && return 0
+	SB_STOPPED=1
+	local i all=("${SB_PIDS[@]}") newest_first=()
+	_sb_phase body
+	if [ -n "${SB_CTLD_PID:-}" ] && kill -0 "$SB_CTLD_PID" 2>/dev/null; then
+		scancel --quiet $(squeue -h -o %i 2>/dev/null) 2>/dev/null
+	fi
+	# Newest first: nodes, slurmctld, slurmdbd, mariadbd, munged; then
+	# the job steps left.
+	for ((i = ${#all[@]} - 1; i >= 0; i--)); do
+		newest_first+=("${all[$i]}")
+	done
+	_sb_stop_pids "${newest_first[@]}"
+	_sb_stop_pids -KILL $(_sb_our_stepds)
+	_sb_mode net_down
+	# Reap our children so their PIDs are really gone.
+	wait 2>/dev/null
+	_sb_phase stop
+	sb_say "stopped: ${all[*]}$(_sb_mode stopped_also)"
+	sb_say "$(_sb_times)"
+	[ -n "${SB_LOG_DIR:-}" ] && mkdir -p "$SB_LOG_DIR/times" &&
+		_sb_times >>"$SB_LOG_DIR/times/${SB_TEST_NAME:-$(basename "$0" .sh)}"
+	SB_PIDS=("${all[@]}")	# (for sb_pids and sb_all_gone)
+}
+_sb_plain_stopped_also() { return 0; }
+
+# True when no PID the harness started is running any more.
+sb_all_gone() {
+	local p
+	for p in "${SB_PIDS[@]}" $(_sb_our_stepds); do
+		kill -0 "$p" 2>/dev/null && return 1
+	done
+	_sb_mode gone
+}
+_sb_plain_gone() { return 0; }
+
+# sb_stacks PID WHAT: every thread's stack of a daemon that hangs (gdb),
+# into SB_DIR/log/stacks-WHAT.txt (copied with the logs on failure); the
+# frames of our plugins and of lock waits are printed.
+sb_stacks() {
+	local f=$SB_DIR/log/stacks-$2.txt
+	command -v gdb >/dev/null || { sb_say "no gdb: no stacks of $2 ($1)"; return 0; }
+	# in the daemon's mount namespace (the backup's is its own), to
+	# read the files it mapped
+	timeout 60 nsenter -t "$1" -m -r -- gdb -p "$1" -batch \
+		-ex 'thread apply all bt' >"$f" 2>&1
+	sb_say "stacks of $2 ($1): $f"
+	grep -E '^Thread |bucket|_lock|pthread_join|cond_wait' "$f" | head -n 80 | sed 's/^/#   /'
+}
+
+_sb_tails() {
+	local f
+	# slurmctld's log last: a reader of the end of the output sees it.
+	for f in $(ls "$SB_DIR"/log/slurmd-*.log "$SB_DIR"/log/slurmd-*.out \
+			2>/dev/null | head -n 2) \
+		 $(ls "$SB_DIR"/log/*.out 2>/dev/null | grep -v /slurmd-) \
+		 "$SB_DIR"/munge/munged.log "$SB_DIR"/mysql/mariadbd.log \
+		 "$SB_DIR"/log/slurmdbd.log "$SB_DIR"/backup/log/slurmctld.log \
+		 "$SB_DIR"/log/slurmctld.log; do
+		[ -s "$f" ] || continue
+		echo "# ---- tail $f"
+		tail -n 25 "$f" | sed 's/^/# /'
+	done
+}
+
+# sb_on_exit CMD: run CMD (eval'd) when the script exits, after the
+# cluster has stopped: the harness's EXIT trap is the script's, so a test
+# that must undo something on exit hands it here.
+SB_ON_EXIT=()
+sb_on_exit() { SB_ON_EXIT+=("$1"); }
+
+_sb_exit_trap() {
+	local rc=$? h
+	sb_cluster_stop
+	for h in "${SB_ON_EXIT[@]}"; do
+		eval "$h"
+	done
+	if [ $rc != 0 ] || [ "$SB_NFAIL" != 0 ]; then
+		_sb_tails
+		if [ -n "${SB_LOG_DIR:-}" ]; then
+			rm -rf "$SB_LOG_DIR/$SB_NAME-daemon-logs" \
+				"$SB_LOG_DIR/$SB_NAME-backup-daemon-logs"
+			cp -r "$SB_DIR/log" "$SB_LOG_DIR/$SB_NAME-daemon-logs" 2>/dev/null
+			[ -d "$SB_DIR/backup/log" ] && cp -r "$SB_DIR/backup/log" \
+				"$SB_LOG_DIR/$SB_NAME-backup-daemon-logs" 2>/dev/null
+		fi
+		[ $rc = 0 ] && rc=1
+	fi
+	[ "${SB_KEEP:-0}" = 1 ] || [ $rc != 0 ] || rm -rf "$SB_DIR"
+	exit $rc
+}
