@@ -27,9 +27,10 @@
 # second cluster +200) never share one. sb_cluster_stop removes it all:
 # the holders by PID, the veth by name.
 #
-#   sb_ctld_role 1|2       control, standby (a backup waiting), starting
-#                          or down: from the controller's process and
-#                          the last role line it logged
+#   sb_ctld_role 1|2       control, standby (a backup waiting, answering
+#                          pings), starting or down: from the
+#                          controller's process, the last role line it
+#                          logged and scontrol ping
 #   sb_ctld_role_is 1|2 ROLE
 #   sb_backup_start        start the backup; waits until it is in standby
 #   sb_takeover [SECONDS]  scontrol takeover: the primary exits, the
@@ -166,16 +167,26 @@ _sb_backup_gone() {
 }
 
 sb_ctld_role() {
-	local pid
+	local pid role
 	[ "$1" = 2 ] && pid=${SB_BACKUP_PID:-} || pid=${SB_CTLD_PID:-}
 	if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
 		echo down
 		return 0
 	fi
-	sb_ctld_log_since "$1" |
+	role=$(sb_ctld_log_since "$1" |
 		awk '/Running as primary controller/ { r = "control" }
 		     /slurmctld running in background mode/ { r = "standby" }
-		     END { print r ? r : "starting" }'
+		     END { print r ? r : "starting" }')
+	# A backup logs its standby at once but takes RPCs only some seconds
+	# later (24.11: 5 s, run_backup()), and a takeover sent before then
+	# fails ("Unable to contact slurm controller"; once, 24.11's backup
+	# died of SIGSEGV there, under Slurm's own plugins too): until it
+	# answers a ping it is starting.
+	if [ "$role" = standby ] &&
+	   ! scontrol ping 2>/dev/null | grep -q '^Slurmctld(backup) at .* is UP$'; then
+		role=starting
+	fi
+	echo "$role"
 }
 sb_ctld_role_is() { [ "$(sb_ctld_role "$1")" = "$2" ]; }
 

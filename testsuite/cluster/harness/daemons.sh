@@ -132,12 +132,30 @@ _sb_all_idle() {
 
 sb_pids() { echo "${SB_PIDS[@]}"; }
 
-# Is every daemon we started still running?
+# Is every daemon we started still running? (One that is not says how
+# it ended.)
 _sb_alive() {
 	local p
 	for p in "${SB_PIDS[@]}"; do
-		kill -0 "$p" 2>/dev/null || return 1
+		kill -0 "$p" 2>/dev/null && continue
+		sb_say "$p has ended: $(_sb_end_of "$p")"
+		return 1
 	done
+}
+
+# How the harness's child PID ended, once it has: "exit status N" or
+# "signal NAME"; reaps it.
+_sb_end_of() {
+	local rc
+	wait "$1" 2>/dev/null
+	rc=$?
+	if [ $rc = 127 ]; then
+		echo "not a child of this shell (or reaped already)"
+	elif [ $rc -gt 128 ]; then
+		echo "signal $(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128)))"
+	else
+		echo "exit status $rc"
+	fi
 }
 
 # ---- munged, MariaDB, slurmdbd ----------------------------------------------------
@@ -149,6 +167,7 @@ _sb_start_munge() {
 		--socket="$d/munge.socket" --pid-file="$d/munged.pid" \
 		--log-file="$d/munged.log" --seed-file="$d/munged.seed" \
 		>"$SB_DIR/log/munged.out" 2>&1 &
+	SB_MUNGE_PID=$!
 	SB_PIDS+=($!)
 	sb_wait_for 10 munge -n -S "$d/munge.socket" ||
 		sb_die "munged did not come up (see $SB_DIR/log/munged.out)"
@@ -172,6 +191,7 @@ _sb_start_mariadb() {
 		--bind-address=127.0.0.1 --port=$((SB_PORT_BASE + 2)) \
 		--innodb-buffer-pool-size=128M --innodb-lock-wait-timeout=900 \
 		--log-error="$d/mariadbd.log" >"$SB_DIR/log/mariadbd.out" 2>&1 &
+	SB_MYSQL_PID=$!
 	SB_PIDS+=($!)
 	sb_wait_for 30 mariadb-admin --socket="$SB_MYSQL_SOCK" ping ||
 		sb_die "mariadbd did not come up: $(tail -n 3 "$d/mariadbd.log" 2>/dev/null)"
@@ -280,6 +300,7 @@ sb_ctld_log_since() {
 # select plugin). Jobs submitted after that round do not meet it.
 _sb_ctld_settle() {
 	local left w
+	[ "${SB_CTLD_SETTLE:-4}" = 0 ] && return 0
 	w=$(scontrol show config 2>/dev/null | awk '$1 == "TreeWidth" { print $3 }')
 	[[ $w =~ ^[0-9]+$ ]] && [ "$w" -gt 50 ] && w=50
 	[[ $w =~ ^[0-9]+$ ]] && [ ${#SB_NODE_NAMES[@]} -lt "$w" ] && return 0
@@ -373,6 +394,11 @@ _sb_stop_pids() {
 	local sig=TERM p q i keep=()
 	[ "${1:-}" = -KILL ] && { sig=KILL; shift; }
 	for p in "$@"; do
+		# one that ended by itself says how (a crash is a signal)
+		if ! kill -0 "$p" 2>/dev/null; then
+			sb_say "$p had ended before it was stopped: $(_sb_end_of "$p")"
+			continue
+		fi
 		kill -$sig "$p" 2>/dev/null
 	done
 	for i in $(seq 120); do
@@ -410,17 +436,25 @@ _sb_our_stepds() {
 sb_cluster_stop() {
 	[ "$SB_STOPPED" = 1 ] && return 0
 	SB_STOPPED=1
-	local i all=("${SB_PIDS[@]}") newest_first=()
+	local all=("${SB_PIDS[@]}")
 	_sb_phase body
+	# The jobs go first, and are gone before their nodes stop: a slurmd
+	# told to stop while it ends a job hangs in its shutdown (24.11:
+	# "Caught SIGTERM" and nothing after, the 30 s out).
 	if [ -n "${SB_CTLD_PID:-}" ] && kill -0 "$SB_CTLD_PID" 2>/dev/null; then
 		scancel --quiet $(squeue -h -o %i 2>/dev/null) 2>/dev/null
+		sb_wait_for 15 _sb_queue_empty
 	fi
-	# Newest first: nodes, slurmctld, slurmdbd, mariadbd, munged; then
-	# the job steps left.
-	for ((i = ${#all[@]} - 1; i >= 0; i--)); do
-		newest_first+=("${all[$i]}")
-	done
-	_sb_stop_pids "${newest_first[@]}"
+	# Each layer once those above it have gone: the nodes, the
+	# controllers (they save state), slurmdbd (it commits), MariaDB,
+	# munged last (everything above authenticates through it: a slurmd
+	# whose munged went first hangs in its shutdown). Then the job
+	# steps left.
+	_sb_stop_pids "${SB_SLURMD_PID[@]}"
+	_sb_stop_pids ${SB_BACKUP_PID:-} ${SB_CTLD_PID:-}
+	_sb_stop_pids ${SB_DBD_PID:-}
+	_sb_stop_pids ${SB_MYSQL_PID:-}
+	_sb_stop_pids "${SB_PIDS[@]}"
 	_sb_stop_pids -KILL $(_sb_our_stepds)
 	_sb_mode net_down
 	# Reap our children so their PIDs are really gone.
@@ -433,6 +467,7 @@ sb_cluster_stop() {
 	SB_PIDS=("${all[@]}")	# (for sb_pids and sb_all_gone)
 }
 _sb_plain_stopped_also() { return 0; }
+_sb_queue_empty() { [ -z "$(squeue -h -o %i 2>/dev/null)" ]; }
 
 # True when no PID the harness started is running any more.
 sb_all_gone() {
@@ -449,6 +484,10 @@ _sb_plain_gone() { return 0; }
 # frames of our plugins and of lock waits are printed.
 sb_stacks() {
 	local f=$SB_DIR/log/stacks-$2.txt
+	if ! kill -0 "$1" 2>/dev/null; then
+		sb_say "no stacks of $2 ($1): it has ended: $(_sb_end_of "$1")"
+		return 0
+	fi
 	command -v gdb >/dev/null || { sb_say "no gdb: no stacks of $2 ($1)"; return 0; }
 	# in the daemon's mount namespace (the backup's is its own), to
 	# read the files it mapped
