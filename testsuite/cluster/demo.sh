@@ -14,7 +14,8 @@
 #      jobs under priority/bucket: who runs in which order, and the usage
 #      split after the first 24 hours;
 #   4. sbucket offline on the example files.
-# Every cluster is stopped (by PID) before the next starts. Charts (SVG)
+# The clusters run side by side, each on ports of its own, and each
+# part is printed when its turn comes. Charts (SVG)
 # and the accounting they are drawn from go to $SB_DEMO_OUT (default
 # demo-charts/ in the current directory; quickstart: the build tree's). Exit status 1 when any step failed.
 #
@@ -64,6 +65,31 @@ started_all_ended() {
 		END { exit !(s >= n && e == s) }'
 }
 SACCT_FORMAT=JobID,User,Account,NodeList,Start,End
+
+# The five clusters run side by side (each waits on Slurm most of the
+# time), each in a subshell of its own with its own 500 ports
+# (SB_PORT_BASE + 500 k) and its output in a file; the parts print them
+# in order. bg NAME FUNCTION ARGS... starts one; bg_show NAME waits for
+# it, prints its output and returns its status.
+bgdir=$(mktemp -d) || exit 1
+trap 'rm -rf "$bgdir"' EXIT
+declare -A bg_pid=()
+bg_slot=0
+bg() {
+	local name=$1
+	shift
+	( SB_PORT_BASE=$((${SB_PORT_BASE:-17100} + 500 * bg_slot)); "$@" ) \
+		>"$bgdir/$name" 2>&1 </dev/null &
+	bg_pid[$name]=$!
+	bg_slot=$((bg_slot + 1))
+}
+bg_show() {
+	local rc
+	wait "${bg_pid[$1]}"
+	rc=$?
+	cat "$bgdir/$1"
+	return $rc
+}
 
 # ---- 1. placements, priorities, fair share ---------------------------
 # Each part_* and mix_run runs in a subshell of its own (a cluster each):
@@ -198,6 +224,7 @@ mix_stats() {
 }
 
 part_mix() {
+	# (the runs themselves started with the others: see the end)
 	local runs=("fcfs sched/builtin 1" "fifo sched/builtin 0"
 		    "backfill sched/backfill 0")
 	local titles=("first come, first served, one job at a time (sched/builtin, one license for all jobs)"
@@ -217,7 +244,7 @@ part_mix() {
 		read -r name sched one <<<"${runs[$i]}"
 		echo
 		echo "-- run $((i + 1)) of 3: ${titles[$i]}"
-		( mix_run "$name" "$sched" "$one" ) || demo_fail "the $name run"
+		bg_show "mix-$name" || demo_fail "the $name run"
 		if [ ! -s "$out/$name.sacct" ]; then
 			rows+=("${titles[$i]%% (*}|failed|||${seed[$i]}")
 			continue
@@ -347,9 +374,15 @@ part_offline() {
 		demo_fail "sbucket backfill | sbucket chart"
 }
 
-( part_placements ) || demo_fail "part 1 (placements)"
+bg placements part_placements
+for r in "fcfs sched/builtin 1" "fifo sched/builtin 0" "backfill sched/backfill 0"; do
+	read -r name sched one <<<"$r"
+	bg "mix-$name" mix_run "$name" "$sched" "$one"
+done
+bg fairshare part_fairshare
+bg_show placements || demo_fail "part 1 (placements)"
 part_mix
-( part_fairshare ) || demo_fail "part 3 (jack and jill)"
+bg_show fairshare || demo_fail "part 3 (jack and jill)"
 fairshare_report
 if [ -s "$out/fairshare.sacct" ]; then
 	"$SBUCKET" chart --unit="$FS_HOUR:h" --nodes='node[1-4]' \

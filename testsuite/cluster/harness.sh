@@ -42,6 +42,9 @@
 #   sb_cluster_start                  start daemons, wait until every node is idle
 #   sb_cluster_stop                   stop everything by PID (idempotent)
 #   sb_all_gone                       true when no process the harness started runs
+#   sb_running PID, sb_ended PID      is PID a running process of this
+#                                     cluster (not just any process: PIDs
+#                                     come back)
 #   sb_pids                           every PID the harness started
 #   sb_on_exit CMD                    run CMD at exit, after the cluster
 #                                     has stopped (the EXIT trap is the

@@ -277,10 +277,10 @@ BAD="priority/bucket: bad value 'bogus' for PriorityParameters key 'algorithm'"
 _refused() {
 	local i
 	for i in $(seq 60); do
-		kill -0 "$SB_CTLD_PID" 2>/dev/null || break
+		sb_running "$SB_CTLD_PID" || break
 		sleep 0.5
 	done
-	! kill -0 "$SB_CTLD_PID" 2>/dev/null && grep -q "fatal: $BAD" "$CTLD_LOG"
+	! sb_running "$SB_CTLD_PID" && grep -q "fatal: $BAD" "$CTLD_LOG"
 }
 if [ "$SB_SERIES" = 22.05 ]; then
 	sb_check "reconfigure with a bad PriorityParameters logs the key and value" \

@@ -111,7 +111,7 @@ else
 	# as after a bad slurm.conf); one in the foreground (-D, as here)
 	# has no parent to go back to and exits.
 	sb_check "... and slurmctld refuses it as at start (in the foreground: exits)" \
-		sb_wait_for 30 sh -c "! kill -0 $SB_CTLD_PID 2>/dev/null"
+		sb_wait_for 30 sb_ended "$SB_CTLD_PID"
 	printf '%s\nAllowJobPolicies=FASTEST\n%s\n' "$SPEEDS" \
 		"$(sb_bucket_conf_base)" >"$BCONF"
 	sb_ctld_stop

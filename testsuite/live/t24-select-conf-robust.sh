@@ -80,7 +80,7 @@ _bad_conf_restart() {
 	sb_check "... an error line names the file and what is wrong" \
 		sb_wait_for 30 _more "$msg" "$n"
 	sb_check "... slurmctld refuses it as at start (in the foreground: exits)" \
-		sb_wait_for 30 sh -c "! kill -0 $SB_CTLD_PID 2>/dev/null"
+		sb_wait_for 30 sb_ended "$SB_CTLD_PID"
 	sb_check_eq "... one error line for its one read of the file" 1 \
 		echo $(($(_count "$msg") - n))
 	sb_check "... sbatch --bucket-policy returns (the submit host cannot use the file)" \

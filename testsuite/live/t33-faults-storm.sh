@@ -115,7 +115,7 @@ median=$(sort -n "$SB_DIR/storm" | awk '{ v[NR] = $1 } END { print v[int((NR + 1
 submitted=$(cat "$SB_DIR/burst.count" 2>/dev/null || echo 0)
 
 sb_check "slurmctld is alive after $rpcs client RPCs in $SECS s" \
-	kill -0 "$SB_CTLD_PID"
+	sb_running "$SB_CTLD_PID"
 sb_check "no client RPC took over 30 s (slowest: ${slowest%% *} ms, ${slowest#* * })" \
 	test "${slowest%% *}" -le 30000
 sb_check_eq "every client RPC succeeded" "0" echo "$failed"

@@ -161,7 +161,7 @@ _sb_backup_stopped_also() {
 _sb_backup_gone() {
 	local p
 	for p in "${SB_NS_PID[@]}"; do
-		kill -0 "$p" 2>/dev/null && return 1
+		sb_running "$p" && return 1
 	done
 	! ip link show "$SB_HA_LINK" >/dev/null 2>&1
 }
@@ -169,7 +169,7 @@ _sb_backup_gone() {
 sb_ctld_role() {
 	local pid role
 	[ "$1" = 2 ] && pid=${SB_BACKUP_PID:-} || pid=${SB_CTLD_PID:-}
-	if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
+	if [ -z "$pid" ] || ! sb_running "$pid"; then
 		echo down
 		return 0
 	fi
@@ -198,7 +198,7 @@ sb_takeover() {
 	local secs=${1:-30} p=${SB_CTLD_PID:-}
 	scontrol takeover >/dev/null || return 1
 	if [ -n "$p" ]; then
-		sb_wait_for "$secs" sh -c "! kill -0 $p 2>/dev/null" || return 1
+		sb_wait_for "$secs" sb_ended "$p" || return 1
 		_sb_stop_pids "$p"
 		SB_CTLD_PID=
 	fi

@@ -132,12 +132,25 @@ _sb_all_idle() {
 
 sb_pids() { echo "${SB_PIDS[@]}"; }
 
+# sb_running PID: is PID a process of this cluster: running, with this
+# cluster's SLURM_CONF in its environment (every process the harness
+# starts has it)? A PID alone is not enough: once a process has ended its PID is
+# free, and with tests side by side starting thousands of processes it
+# comes back soon (PIDs wrap at 32768 here) as somebody else's.
+sb_running() {
+	kill -0 "$1" 2>/dev/null &&
+		{ tr '\0' '\n' <"/proc/$1/environ"; } 2>/dev/null |
+		grep -qxF "SLURM_CONF=$SLURM_CONF"
+}
+
+sb_ended() { ! sb_running "$1"; }
+
 # Is every daemon we started still running? (One that is not says how
 # it ended.)
 _sb_alive() {
 	local p
 	for p in "${SB_PIDS[@]}"; do
-		kill -0 "$p" 2>/dev/null && continue
+		sb_running "$p" && continue
 		sb_say "$p has ended: $(_sb_end_of "$p")"
 		return 1
 	done
@@ -393,24 +406,26 @@ sb_switch_slurm() {
 _sb_stop_pids() {
 	local sig=TERM p q i keep=()
 	[ "${1:-}" = -KILL ] && { sig=KILL; shift; }
+	local mine=()
 	for p in "$@"; do
 		# one that ended by itself says how (a crash is a signal)
-		if ! kill -0 "$p" 2>/dev/null; then
+		if ! sb_running "$p"; then
 			sb_say "$p had ended before it was stopped: $(_sb_end_of "$p")"
 			continue
 		fi
+		mine+=("$p")
 		kill -$sig "$p" 2>/dev/null
 	done
 	for i in $(seq 120); do
 		q=0
-		for p in "$@"; do
-			kill -0 "$p" 2>/dev/null && q=1
+		for p in "${mine[@]}"; do
+			sb_running "$p" && q=1
 		done
 		[ $q = 0 ] && break
 		sleep 0.25
 	done
-	for p in "$@"; do
-		if kill -0 "$p" 2>/dev/null; then
+	for p in "${mine[@]}"; do
+		if sb_running "$p"; then
 			[ $sig = TERM ] &&
 				sb_say "$p ($(cat "/proc/$p/comm" 2>/dev/null)) still runs 30 s after SIGTERM: SIGKILL"
 			kill -KILL "$p" 2>/dev/null
@@ -427,9 +442,7 @@ _sb_stop_pids() {
 _sb_our_stepds() {
 	local p
 	for p in $(pgrep -x slurmstepd 2>/dev/null); do
-		# (the process may be gone by now: no message for that)
-		{ tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null |
-			grep -qx "SLURM_CONF=$SLURM_CONF" && echo "$p"
+		sb_running "$p" && echo "$p"
 	done
 }
 
@@ -441,7 +454,7 @@ sb_cluster_stop() {
 	# The jobs go first, and are gone before their nodes stop: a slurmd
 	# told to stop while it ends a job hangs in its shutdown (24.11:
 	# "Caught SIGTERM" and nothing after, the 30 s out).
-	if [ -n "${SB_CTLD_PID:-}" ] && kill -0 "$SB_CTLD_PID" 2>/dev/null; then
+	if [ -n "${SB_CTLD_PID:-}" ] && sb_running "$SB_CTLD_PID"; then
 		scancel --quiet $(squeue -h -o %i 2>/dev/null) 2>/dev/null
 		sb_wait_for 15 _sb_queue_empty
 	fi
@@ -469,11 +482,11 @@ sb_cluster_stop() {
 _sb_plain_stopped_also() { return 0; }
 _sb_queue_empty() { [ -z "$(squeue -h -o %i 2>/dev/null)" ]; }
 
-# True when no PID the harness started is running any more.
+# True when no process the harness started is running any more.
 sb_all_gone() {
 	local p
 	for p in "${SB_PIDS[@]}" $(_sb_our_stepds); do
-		kill -0 "$p" 2>/dev/null && return 1
+		sb_running "$p" && return 1
 	done
 	_sb_mode gone
 }
@@ -484,7 +497,7 @@ _sb_plain_gone() { return 0; }
 # frames of our plugins and of lock waits are printed.
 sb_stacks() {
 	local f=$SB_DIR/log/stacks-$2.txt
-	if ! kill -0 "$1" 2>/dev/null; then
+	if ! sb_running "$1"; then
 		sb_say "no stacks of $2 ($1): it has ended: $(_sb_end_of "$1")"
 		return 0
 	fi
