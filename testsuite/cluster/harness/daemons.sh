@@ -399,13 +399,16 @@ sb_switch_slurm() {
 }
 
 # ---- stopping -------------------------------------------------------------------
-# _sb_stop_pids [-KILL] PID...: the one way a process of the harness is
-# stopped. SIGTERM to each PID (in the order given) and up to 30 s for
-# them to exit, then SIGKILL; -KILL sends SIGKILL at once (a crash).
-# Reaped, and no longer the harness's.
+# _sb_stop_pids [-KILL | -WAIT SECONDS] PID...: the one way a process of
+# the harness is stopped. SIGTERM to each PID (in the order given) and up
+# to 30 s (-WAIT: SECONDS) for them to exit, then SIGKILL; -KILL sends
+# SIGKILL at once (a crash). Reaped, and no longer the harness's.
 _sb_stop_pids() {
-	local sig=TERM p q i keep=()
-	[ "${1:-}" = -KILL ] && { sig=KILL; shift; }
+	local sig=TERM patience=30 p q i keep=()
+	case ${1:-} in
+	-KILL) sig=KILL; shift ;;
+	-WAIT) patience=$2; shift 2 ;;
+	esac
 	local mine=()
 	for p in "$@"; do
 		# one that ended by itself says how (a crash is a signal)
@@ -416,7 +419,7 @@ _sb_stop_pids() {
 		mine+=("$p")
 		kill -$sig "$p" 2>/dev/null
 	done
-	for i in $(seq 120); do
+	for ((i = 0; i < 4 * patience; i++)); do
 		q=0
 		for p in "${mine[@]}"; do
 			sb_running "$p" && q=1
@@ -427,7 +430,7 @@ _sb_stop_pids() {
 	for p in "${mine[@]}"; do
 		if sb_running "$p"; then
 			[ $sig = TERM ] &&
-				sb_say "$p ($(cat "/proc/$p/comm" 2>/dev/null)) still runs 30 s after SIGTERM: SIGKILL"
+				sb_say "$p ($(cat "/proc/$p/comm" 2>/dev/null)) still runs $patience s after SIGTERM: SIGKILL"
 			kill -KILL "$p" 2>/dev/null
 		fi
 		wait "$p" 2>/dev/null
@@ -462,8 +465,10 @@ sb_cluster_stop() {
 	# controllers (they save state), slurmdbd (it commits), MariaDB,
 	# munged last (everything above authenticates through it: a slurmd
 	# whose munged went first hangs in its shutdown). Then the job
-	# steps left.
-	_sb_stop_pids "${SB_SLURMD_PID[@]}"
+	# steps left. A slurmd keeps nothing worth waiting for, and one
+	# with jobs whose controller is gone (t22 ends so) may take 30 s and
+	# more: 5 s.
+	_sb_stop_pids -WAIT 5 "${SB_SLURMD_PID[@]}"
 	_sb_stop_pids ${SB_BACKUP_PID:-} ${SB_CTLD_PID:-}
 	_sb_stop_pids ${SB_DBD_PID:-}
 	_sb_stop_pids ${SB_MYSQL_PID:-}
