@@ -116,7 +116,9 @@
 # SB_FRONT_END=DIR (set before sb_cluster_init; DIR from
 # bench/scale/fe-build) runs a front-end Slurm (harness/front_end.sh).
 # SB_CTLD_SETTLE=0 starts jobs before slurmctld's first ping round (see
-# _sb_ctld_settle). SB_KEEP=1 keeps the scratch directory.
+# _sb_ctld_settle). SB_KEEP=1 keeps the scratch directory. SB_CACHE
+# (default /var/cache/slurm-buckets) keeps MariaDB's data directory made
+# once and copied for each cluster.
 #
 # SB_TOP_SRCDIR (default: this checkout) and SB_TOP_BUILDDIR (default:
 # SB_TOP_SRCDIR/build/SB_SERIES) are set by 'make check'; SB_LOG_DIR (set
