@@ -111,6 +111,7 @@ _sb_ns_hold() {
 		"$setup && : >'$SB_DIR/ns-$name.ready' && exec sleep infinity" "$name" \
 		>>"$SB_DIR/log/namespaces.log" 2>&1 &
 	SB_NS_PID[$name]=$!
+	SB_PID_T0[$!]=$(_sb_starttime $!)
 	sb_wait_for 10 test -e "$SB_DIR/ns-$name.ready" ||
 		sb_die "the $name namespace did not come up (see $SB_DIR/log/namespaces.log)"
 }

@@ -26,6 +26,7 @@ SB_STOPPED=0
 declare -A SB_SLURMD_PID=()	# by node name
 SB_CTLD_LOG_AT=()		# where controller N's current run begins in its log
 declare -A SB_TIME=()		# seconds (as microseconds) per phase
+declare -A SB_PID_T0=()		# PID -> its process's start time (sb_running)
 SB_TIME_MARK=
 
 _sb_mode() {
@@ -132,15 +133,43 @@ _sb_all_idle() {
 
 sb_pids() { echo "${SB_PIDS[@]}"; }
 
-# sb_running PID: is PID a process of this cluster: running, with this
-# cluster's SLURM_CONF in its environment (every process the harness
-# starts has it)? A PID alone is not enough: once a process has ended its PID is
-# free, and with tests side by side starting thousands of processes it
-# comes back soon (PIDs wrap at 32768 here) as somebody else's.
+# sb_running PID: is PID a running process of this cluster? A PID alone
+# does not say: once a process has ended its PID is free, and with tests
+# side by side starting thousands of processes it comes back soon (PIDs
+# wrap at 32768 here) as somebody else's. A process the harness started
+# is known by its start time (_sb_track), which exec keeps (slurmctld
+# and, from 23.11, slurmd exec themselves again at 'scontrol
+# reconfigure'); any other (a job step) by this cluster's SLURM_CONF in
+# its environment.
 sb_running() {
-	kill -0 "$1" 2>/dev/null &&
-		{ tr '\0' '\n' <"/proc/$1/environ"; } 2>/dev/null |
-		grep -qxF "SLURM_CONF=$SLURM_CONF"
+	local s
+	s=$(<"/proc/$1/stat") 2>/dev/null || return 1
+	s=${s##*) }
+	# shellcheck disable=SC2086
+	set -- "$1" $s
+	[ "$2" != Z ] || return 1	# (fields from the state on: 3, 4, ...)
+	if [ -n "${SB_PID_T0[$1]:-}" ]; then
+		[ "${21}" = "${SB_PID_T0[$1]}" ]
+	else
+		grep -qzxF "SLURM_CONF=$SLURM_CONF" "/proc/$1/environ" 2>/dev/null
+	fi
+}
+
+# When PID's process started (clock ticks since boot: /proc/PID/stat
+# field 22).
+_sb_starttime() {
+	local s
+	s=$(<"/proc/$1/stat") 2>/dev/null || return 1
+	s=${s##*) }
+	# shellcheck disable=SC2086
+	set -- $s
+	echo "${20}"
+}
+
+# _sb_track PID: a daemon the harness has just started (SB_PIDS).
+_sb_track() {
+	SB_PIDS+=("$1")
+	SB_PID_T0[$1]=$(_sb_starttime "$1")
 }
 
 sb_ended() { ! sb_running "$1"; }
@@ -157,9 +186,13 @@ _sb_alive() {
 }
 
 # How the harness's child PID ended, once it has: "exit status N" or
-# "signal NAME"; reaps it.
+# "signal NAME"; reaps it. (Never waits for a process still running.)
 _sb_end_of() {
 	local rc
+	if kill -0 "$1" 2>/dev/null && ! sb_running "$1"; then
+		echo "its PID is another process's now"
+		return 0
+	fi
 	wait "$1" 2>/dev/null
 	rc=$?
 	if [ $rc = 127 ]; then
@@ -181,7 +214,7 @@ _sb_start_munge() {
 		--log-file="$d/munged.log" --seed-file="$d/munged.seed" \
 		>"$SB_DIR/log/munged.out" 2>&1 &
 	SB_MUNGE_PID=$!
-	SB_PIDS+=($!)
+	_sb_track $!
 	sb_wait_for 10 munge -n -S "$d/munge.socket" ||
 		sb_die "munged did not come up (see $SB_DIR/log/munged.out)"
 }
@@ -266,7 +299,7 @@ _sb_start_mariadb() {
 	"${SB_MARIADBD[@]}" --bind-address=127.0.0.1 --port=$((SB_PORT_BASE + 2)) \
 		>"$SB_DIR/log/mariadbd.out" 2>&1 &
 	SB_MYSQL_PID=$!
-	SB_PIDS+=($!)
+	_sb_track $!
 	sb_wait_for 30 mariadb-admin --socket="$SB_MYSQL_SOCK" ping ||
 		sb_die "mariadbd did not come up: $(tail -n 3 "$d/mariadbd.log" 2>/dev/null)"
 }
@@ -287,7 +320,7 @@ _sb_run_slurmdbd() {
 	read -ra cmd < <(_sb_mode dbd_cmd)
 	"${cmd[@]}" -D >>"$SB_DIR/log/slurmdbd.out" 2>&1 &
 	SB_DBD_PID=$!
-	SB_PIDS+=($SB_DBD_PID)
+	_sb_track "$SB_DBD_PID"
 	# (a database of an older Slurm is converted first: minutes allowed)
 	sb_wait_for 180 sh -c "[ \$(grep -c 'slurmdbd version .* started' '$log') -gt ${n:-0} ]" ||
 		sb_die "slurmdbd did not start (see $log)"
@@ -316,7 +349,7 @@ sb_ctld_kill() {
 # _sb_ctld_started N PID: slurmctld N runs as PID, its lines in its log
 # from OFFSET on (sb_ctld_log_since).
 _sb_ctld_started() {
-	SB_PIDS+=($2)
+	_sb_track "$2"
 	if [ "$1" = 2 ]; then SB_BACKUP_PID=$2; else SB_CTLD_PID=$2; fi
 	SB_CTLD_LOG_AT[$1]=$3
 }
@@ -376,7 +409,7 @@ sb_slurmd_start() {
 	mkdir -p "$SB_DIR/spool/$1"
 	"$SB_SBIN/slurmd" -D -N "$1" -f "$SLURM_CONF" \
 		>>"$SB_DIR/log/slurmd-$1.out" 2>&1 &
-	SB_PIDS+=($!)
+	_sb_track $!
 	SB_SLURMD_PID[$1]=$!
 }
 

@@ -34,7 +34,7 @@ _sb_front_end_slurmds_start() {
 	mkdir -p "$SB_DIR/spool/$SB_HOST"
 	"$SB_SBIN/slurmd" -D -f "$SLURM_CONF" -d "$SB_SBIN/slurmstepd" \
 		>>"$SB_DIR/log/slurmd-$SB_HOST.out" 2>&1 &
-	SB_PIDS+=($!)
+	_sb_track $!
 	SB_SLURMD_PID[$SB_HOST]=$!
 }
 
