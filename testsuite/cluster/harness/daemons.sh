@@ -143,7 +143,7 @@ sb_pids() { echo "${SB_PIDS[@]}"; }
 # its environment.
 sb_running() {
 	local s
-	s=$(<"/proc/$1/stat") 2>/dev/null || return 1
+	read -r s 2>/dev/null <"/proc/$1/stat" || return 1
 	s=${s##*) }
 	# shellcheck disable=SC2086
 	set -- "$1" $s
@@ -159,7 +159,7 @@ sb_running() {
 # field 22).
 _sb_starttime() {
 	local s
-	s=$(<"/proc/$1/stat") 2>/dev/null || return 1
+	read -r s 2>/dev/null <"/proc/$1/stat" || return 1
 	s=${s##*) }
 	# shellcheck disable=SC2086
 	set -- $s
@@ -486,7 +486,7 @@ sb_switch_slurm() {
 # to 30 s (-WAIT: SECONDS) for them to exit, then SIGKILL; -KILL sends
 # SIGKILL at once (a crash). Reaped, and no longer the harness's.
 _sb_stop_pids() {
-	local sig=TERM patience=30 p q i keep=()
+	local sig=TERM patience=30 p q i end keep=()
 	case ${1:-} in
 	-KILL) sig=KILL; shift ;;
 	-WAIT) patience=$2; shift 2 ;;
@@ -501,13 +501,16 @@ _sb_stop_pids() {
 		mine+=("$p")
 		kill -$sig "$p" 2>/dev/null
 	done
-	for ((i = 0; i < 4 * patience; i++)); do
+	# (every 0.05 s for the first second: most exit within it)
+	i=0
+	end=$((SECONDS + patience))
+	while [ $SECONDS -lt $end ]; do
 		q=0
 		for p in "${mine[@]}"; do
 			sb_running "$p" && q=1
 		done
 		[ $q = 0 ] && break
-		sleep 0.25
+		if [ $((i += 1)) -le 20 ]; then sleep 0.05; else sleep 0.25; fi
 	done
 	for p in "${mine[@]}"; do
 		if sb_running "$p"; then
