@@ -51,7 +51,7 @@ STATE=$SB_DIR/state/ctld
 # ---- the tree --------------------------------------------------------------
 #   root
 #    |- sbpp0 5                    a user directly under root
-#    |- pA 40
+#    |- pA 41
 #    |   |- pA1 30: sbpp1 1, sbpp2 2
 #    |   |- pA2 10: sbpp3 1, sbpp4 0       sbpp3 is deleted later
 #    |   `- pAP parent: sbpp5 parent, sbpp6 3
@@ -59,12 +59,19 @@ STATE=$SB_DIR/state/ctld
 #    |   |- pB1 20: sbpp8 1, sbpp9 1 (no usage)
 #    |   |   `- pB11 5: sbpp10 1
 #    |   `- pB2 parent
-#    |       `- pB21 10: sbpp11 1
+#    |       `- pB21 11: sbpp11 1
 #    |- pZ 0: sbpp12 1                      0 shares, with usage
 #    `- pD 10: sbpp13 1, sbpp14 1           deleted later
+# Shares with which no usage of these jobs ties two accounts of one
+# level (41 and 11, not 40 and 10): two accounts of exactly equal Level
+# FS are ordered by their places in a list, which a restart need not
+# keep. Once, beside other tests, pA's four users moved two ranks
+# between the two captures, as if pA and pD (two users) had changed
+# places: with jobs a second longer than asked, pA's 16 CPU-seconds and
+# pD's 4 are such a tie (40/16 = 10/4).
 USERS=$(seq -f 'sbpp%g' 0 14)
 sb_user_add $USERS
-TREE="account pA root 40
+TREE="account pA root 41
 account pB root 60
 account pZ root 0
 account pD root 10
@@ -74,7 +81,7 @@ account pAP pA parent
 account pB1 pB 20
 account pB11 pB1 5
 account pB2 pB parent
-account pB21 pB2 10
+account pB21 pB2 11
 user sbpp0 root 5
 user sbpp1 pA1 1
 user sbpp2 pA1 2
