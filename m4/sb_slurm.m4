@@ -91,15 +91,18 @@ AC_DEFUN([SB_SLURM], [
   AS_IF([! grep -q '^#define NDEBUG 1' "$sb_slurm_src/config.h"],
     [AC_MSG_WARN([$sb_slurm_src/config.h lacks NDEBUG: xassert() will be live, unlike Debian's daemons])])
 
-  dnl 5. The series: one directory of plugins/series/ per supported
-  dnl major.minor holds everything that differs between them.
+  dnl 5. The series: one the tree tests (build-aux/slurm-series). What
+  dnl the plugins need of it is asked trait by trait (sb_slurm_traits.m4).
   sb_series=`printf '%d.%02d' $((sb_hdr_ver >> 16)) $(((sb_hdr_ver >> 8) & 255))`
-  AC_MSG_CHECKING([for the plugins' support of Slurm $sb_series])
-  AS_IF([test ! -f "$srcdir/plugins/series/$sb_series/sb_slurm.h"],
+  AC_MSG_CHECKING([whether slurm-buckets is tested on Slurm $sb_series])
+  sb_known=`"$srcdir/build-aux/slurm-series" list 2>/dev/null`
+  AS_IF([test "x$sb_known" = x],
+    [AC_MSG_RESULT([unknown])
+     AC_MSG_ERROR([cannot read the supported Slurm series from $srcdir/build-aux/slurm-series])])
+  AS_CASE([" $sb_known "],
+    [*" $sb_series "*], [AC_MSG_RESULT([yes])],
     [AC_MSG_RESULT([no])
-     sb_known=`cd "$srcdir/plugins/series" && ls -d [[0-9]]*.[[0-9]]* 2>/dev/null | tr '\n' ' '`
      AC_MSG_ERROR([Slurm $sb_hdr_str is of the series $sb_series, which slurm-buckets does not support (supported: $sb_known)])])
-  AC_MSG_RESULT([yes (plugins/series/$sb_series)])
 
   dnl 6. Plugin directory: Slurm's own, found where its stock plugins live.
   AS_IF([test "x$sb_plugindir" = x], [
@@ -131,9 +134,6 @@ AC_DEFUN([SB_SLURM], [
   AC_SUBST([SLURM_PLUGINDIR])
   AC_SUBST([SLURM_SOURCE_DIR])
   AC_SUBST([SLURMCTLD])
-  AM_CONDITIONAL([SLURM_22_05], [test "x$sb_series" = x22.05])
-  AM_CONDITIONAL([SLURM_24_11], [test "x$sb_series" = x24.11])
-  AM_CONDITIONAL([SLURM_26_05], [test "x$sb_series" = x26.05])
   AC_DEFINE_UNQUOTED([SB_SLURM_VERSION], ["$sb_hdr_str"],
     [Slurm version the plugins are built for])
 ])

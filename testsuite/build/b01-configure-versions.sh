@@ -19,11 +19,10 @@ mkdir -p "$pristine/common/base"
 cp -r "$top/configure" "$top/Makefile.in" "$top/sb_config.h.in" \
 	"$top/build-aux" "$pristine/"
 cp "$top/common/base/bitmap.h" "$pristine/common/base/"
-# configure knows a Slurm series by its plugins/series/<series>/sb_slurm.h
-for d in "$top"/plugins/series/*/; do
-	mkdir -p "$pristine/plugins/series/$(basename "$d")"
-	cp "$d/sb_slurm.h" "$pristine/plugins/series/$(basename "$d")/"
-done
+# configure reads the supported series (build-aux/slurm-series, copied
+# above) and the select entries it knows (plugins/compat/select_ops.def)
+mkdir -p "$pristine/plugins/compat"
+cp "$top/plugins/compat/select_ops.def" "$pristine/plugins/compat/"
 
 # run_configure NAME ARGS...: configure in a fresh build dir; output in $out.
 run_configure() {
@@ -97,15 +96,16 @@ cp "$old/slurm/slurm_version.h" "$tmp/prefix/include/slurm/"
 printf '#!/bin/sh\necho "slurm 23.02.7"\n' >"$tmp/slurmctld-23"
 chmod +x "$tmp/slurmctld-23"
 expect_refusal "a Slurm of an unsupported series (23.02) is refused, naming the supported ones" \
-	"Slurm 23.02.7 is of the series 23.02, which slurm-buckets does not support (supported: 22.05 24.11" \
+	"Slurm 23.02.7 is of the series 23.02, which slurm-buckets does not support (supported: $("$top/build-aux/slurm-series" list))" \
 	--with-slurm-source="$old" --with-slurm="$tmp/prefix" \
 	--with-slurmctld="$tmp/slurmctld-23"
 
 if run_configure good --with-slurm-source="$src" &&
    grep -q "Slurm version ........ $ver ($(printf '0x%06x' $num)" <<<"$out" &&
-   grep -q "Slurm series ......... $series (plugins/series/$series)" <<<"$out"; then
-	ok "the matching tree is accepted, its version and series printed"
+   grep -q "Slurm series ......... $series (its traits: sb_slurm_traits.h)" <<<"$out" &&
+   grep -q '^#define SB_HAVE_SELECT_DATA [01]$' "$tmp/good/sb_slurm_traits.h"; then
+	ok "the matching tree is accepted, its version, series and traits written"
 else
-	notok "the matching tree is accepted, its version and series printed" "$(tail -n 3 <<<"$out")"
+	notok "the matching tree is accepted, its version, series and traits written" "$(tail -n 3 <<<"$out")"
 fi
 exit $fail

@@ -11,8 +11,9 @@
  *            + sum over TRES of Wtres * (TRES / partition's TRES)
  *
  * clamped to [1, 2^32 - 1], with one value per partition for jobs
- * submitted to several (and on 24.11 per partition and QOS for jobs with
- * several QOS), stored where the series keeps them (priority_series.c).
+ * submitted to several (and, where slurmctld keeps them so, per partition
+ * and QOS for jobs with several QOS), stored where slurmctld keeps them
+ * (prio_part_prios()).
  * job_ptr->prio_factors keeps the *weighted* factors (what sprio prints).
  * The fair-share factor is the association's fs_factor from the last
  * fair-share pass (bucket_assoc.c), whatever the algorithm.
@@ -91,7 +92,7 @@ static double _age_factor(job_record_t *job_ptr, time_t now,
  * SMALL_RELATIVE_TO_TIME the size is divided by the time limit as is, so
  * a job with no limit (INFINITE) gets about 0 (1 with PriorityFavorSmall);
  * the unsigned CPU difference of FavorSmall wraps as in Slurm, and so
- * does the node difference where the series' multifactor lets it
+ * does the node difference where the tree's multifactor lets it
  * (SB_PRIO_JS_STRICT, sb_priority.h, which also says which nodes count).
  */
 static double _js_factor(job_record_t *job_ptr, const prio_settings_t *conf)
@@ -293,7 +294,7 @@ extern uint32_t bucket_job_priority(job_record_t *job_ptr, time_t now)
 						 f->tres_cnt);
 	prio = _total(f, tres_sum);
 
-	prio_series_part_prios(job_ptr, f, &conf);
+	prio_part_prios(job_ptr, f, &conf);
 
 	log_flag(PRIO, "%pJ priority %.2f = site %"PRId64" + age %.2f + assoc %.2f + fairshare %.2f + jobsize %.2f + partition %.2f + qos %.2f + tres %.2f - nice %"PRId64,
 		 job_ptr, prio,
@@ -374,4 +375,18 @@ extern bool bucket_job_listed(job_record_t *job_ptr, uid_t uid,
 	if (job_ptr->priority == 0)
 		return false;	/* held */
 	return _visible(job_ptr, uid);
+}
+
+/*
+ * The weighted QOS factor of @qos, one of the job's QOS, in a line of
+ * its own: as multifactor, a QOS with no priority (or no QOS weight)
+ * keeps the job's own QOS factor.
+ */
+extern double bucket_job_qos_line(slurmdb_qos_rec_t *qos,
+				  const sb_prio_factors_t *f,
+				  const prio_settings_t *conf)
+{
+	if (qos && qos->priority && conf->weight_qos && qos->usage)
+		return bucket_job_qos_factor(qos, conf);
+	return f->priority_qos;
 }

@@ -267,7 +267,7 @@ static void _qos_run_secs(slurmdb_qos_rec_t *qos, job_record_t *job_ptr,
 		return;
 	_sub_run_secs(qos->usage->grp_used_tres_run_secs, qos->usage->tres_cnt,
 		      delta, n);
-	prio_series_qos_run_secs(qos, job_ptr, delta, n);
+	sb_qos_used_run_secs(qos, job_ptr, delta, n);
 }
 
 /* Usage and TRES run time of one QOS for one job. */

@@ -1,22 +1,22 @@
 /*
  * priority_bucket.c - priority/bucket: bit-bucketed fair share for Slurm
- * 22.05, 24.11 and 26.05 (LEVEL_BASED, Fair Tree or classic, computed by
+ * (LEVEL_BASED, Fair Tree or classic, computed by
  * common/), usage decay and the multifactor job priority formula.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * This file holds the framework's entry points that every series shares
- * (the others, sprio's list among them, are in 22.05's
- * plugins/series/22.05/priority_series.c or, for 24.11 and 26.05,
- * priority_from_24_11.c); the settings are in prio_settings.c, the work in
+ * This file holds the framework's entry points every Slurm has (the
+ * others, sprio's list among them, are in the files named after their
+ * trait: priority_bucket.h); the settings are in prio_settings.c, the work in
  * bucket_assoc.c, bucket_usage.c and bucket_job.c, slurmctld's globals
  * for the clients in slurmctld_globals.c.
  *
  * slurmctld, sshare and sprio all dlopen() the priority plugin; only
  * slurmctld runs the decay thread. The clients use
- * priority_p_calc_fs_factor() (sshare without the Fair Tree flag, until
- * 25.05: priority_fs_factor.c) and priority_p_set_assoc_usage().
+ * priority_p_calc_fs_factor() (sshare without the Fair Tree flag, where
+ * the framework has it: priority_fs_factor.c) and
+ * priority_p_set_assoc_usage().
  */
 #include "config.h"
 
@@ -60,7 +60,7 @@ extern int init(void)
 	bucket_usage_init();
 	if (SB_PRIO_THREAD_AT_INIT)
 		bucket_usage_start();
-	debug("%s loaded (Slurm %s)", plugin_name, SB_SLURM_SERIES);
+	debug("%s loaded (Slurm %s)", plugin_name, SB_SLURM_RELEASE);
 	return SLURM_SUCCESS;
 }
 

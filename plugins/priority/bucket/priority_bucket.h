@@ -5,9 +5,15 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  *   priority_bucket.c    framework entry points
- *   priority_series.c    the entry points and parts that differ between
- *                        Slurm series (plugins/series/<series>/, with
- *                        sb_priority.h: its names)
+ *   priority_mult.c, priority_array.c
+ *                        a job's priorities per partition (and QOS)
+ *   priority_factors_list.c, priority_factors_request.c
+ *                        sprio's factor list
+ *   priority_thread_start.c, priority_fs_factor.c
+ *                        entry points only some frameworks have
+ *                        (each pair: the two ways Slurm trees do one
+ *                        thing; priority.am picks by the trait each file
+ *                        names, plugins/compat/sb_priority.h the names)
  *   prio_settings.c      the settings: PriorityParameters, weights, flags
  *   bucket_assoc.c       assoc_mgr <-> common/ (the only conversion point)
  *   bucket_usage.c       decay thread, usage accrual, state file
@@ -16,8 +22,7 @@
  *
  * Calls go one way: the entry points call the others; bucket_usage.c
  * calls bucket_assoc.c and bucket_job.c; bucket_job.c and bucket_usage.c
- * call priority_series.c for what their series does differently, which
- * calls back only bucket_job.c's helpers; every file reads the settings,
+ * call prio_part_prios(), which calls back only bucket_job.c's helpers; every file reads the settings,
  * which call nobody.
  *
  * Lock order (assoc_mgr.h): lock_slurmctld() before assoc_mgr_lock(),
@@ -205,6 +210,15 @@ extern void bucket_job_part_view(job_record_t *job_ptr,
 				 part_record_t *part_ptr, sb_prio_factors_t *f,
 				 const prio_settings_t *conf);
 /* The weighted QOS factor @qos would give (0 without one). */
+/*
+ * The weighted QOS factor of @qos, one of the job's QOS, in a line of
+ * sprio or a slot of the per-QOS priorities of its own: a QOS with no
+ * priority (or no QOS weight) keeps the job's own QOS factor @f's.
+ */
+extern double bucket_job_qos_line(slurmdb_qos_rec_t *qos,
+				  const sb_prio_factors_t *f,
+				  const prio_settings_t *conf);
+
 extern double bucket_job_qos_factor(slurmdb_qos_rec_t *qos,
 				    const prio_settings_t *conf);
 /*
@@ -215,24 +229,16 @@ extern double bucket_job_qos_factor(slurmdb_qos_rec_t *qos,
 extern bool bucket_job_listed(job_record_t *job_ptr, uid_t uid,
 			      const prio_settings_t *conf, time_t now);
 
-/* ---- priority_series.c: what the series does its own way --------------- */
+/* ---- priority_mult.c or priority_array.c --------------------------------- */
 
 /*
- * The per-partition (24.11: per partition and QOS) priorities of a job
- * submitted to several, from its weighted factors, where the series'
- * schedulers read them. Job write lock held, no assoc_mgr lock.
+ * The priorities of a job submitted to several partitions (or QOS, where
+ * slurmctld keeps them per partition and QOS) from its weighted factors,
+ * where slurmctld's schedulers read them. Job write lock held, no
+ * assoc_mgr lock.
  */
-extern void prio_series_part_prios(job_record_t *job_ptr,
-				   const sb_prio_factors_t *f,
-				   const prio_settings_t *conf);
-
-/*
- * Remove @delta TRES seconds of @job_ptr from what @qos counts per
- * account and per user (24.11 counts them; 22.05 does not). QOS write
- * lock held.
- */
-extern void prio_series_qos_run_secs(slurmdb_qos_rec_t *qos,
-				     job_record_t *job_ptr,
-				     const uint64_t *delta, int n);
+extern void prio_part_prios(job_record_t *job_ptr,
+			    const sb_prio_factors_t *f,
+			    const prio_settings_t *conf);
 
 #endif /* PRIORITY_BUCKET_H */

@@ -1,7 +1,8 @@
 /*
- * priority_fs_factor.c - priority_p_calc_fs_factor(), which the priority
- * framework had until 25.05 (22.05, 24.11): 26.05's sshare prints the
- * fs_factor slurmctld keeps per association, which ours fills for every
+ * priority_fs_factor.c - priority_p_calc_fs_factor(), where the priority
+ * framework looks it up (trait SB_HAVE_PRIORITY_CALC_FS_FACTOR: Slurm
+ * until 25.05; it went in 25.11). Without it sshare prints the fs_factor
+ * slurmctld keeps per association, which ours fills for every
  * association in every mode (bucket_assoc.c).
  *
  * Copyright (C) 2026 The slurm-buckets authors.

@@ -5,15 +5,14 @@
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Slurm's select framework loads every select_*.so in PluginDir (22.05,
- * 24.11), so the base is already in the process; a plugin context of our
- * own gives us its entry points (the same shared object: dlopen() counts
- * references, and Slurm's select/cray_aries layered over linear or
- * cons_tres the same way). Its symbols, in the framework's order, are
- * the series' (series_base_syms[]).
- *
- * (26.05 loads only SelectType: there the context loads the base.) Its
- * node and job data, where the series has them, are select_data.c's.
+ Where Slurm's select framework loads every select_*.so in PluginDir
+ * (22.05, 24.11), the base is already in the process; a plugin context of
+ * our own gives us its entry points (the same shared object: dlopen()
+ * counts references, and Slurm's select/cray_aries layered over linear
+ * or cons_tres the same way). Where it loads only SelectType (25.05 on),
+ * the context loads the base. Its symbols are the framework's own, in
+ * its order (g_syms[], from select_ops.def as sb_select_ops_t). Its node
+ * and job data, where the framework has them, are select_data.c's.
  */
 #include "config.h"
 
@@ -24,6 +23,27 @@
 #include "select_bucket.h"
 
 sb_select_ops_t base;
+
+/* The base's symbols, in sb_select_ops_t's order. */
+#define SB_LIST_IF(c, x) SB_LIST_IF_(c, x)
+#define SB_LIST_IF_(c, x) SB_LIST_IF_##c(x)
+#define SB_LIST_IF_0(x)
+#define SB_LIST_IF_1(x) x,
+#define SB_STR(s) #s
+static const char *g_syms[] = {
+	"plugin_id",
+#define SB_SELECT_OP(field, sym, ret, params) \
+	SB_LIST_IF(SB_SELECT_OP_##field, SB_STR(sym))
+#include "select_ops.def"
+#undef SB_SELECT_OP
+};
+
+_Static_assert(sizeof(g_syms) == sizeof(sb_select_ops_t),
+	       "one symbol per entry of sb_select_ops_t");
+/* job_test()'s trailing arguments (traits) are the framework's own. */
+_Static_assert(__builtin_types_compatible_p(__typeof__(&select_g_job_test),
+					    __typeof__(base.job_test)),
+	       "sb_select_ops_t.job_test takes select_g_job_test()'s arguments");
 static plugin_context_t *g_context = NULL;
 static char *g_name = NULL;
 static pthread_mutex_t g_base_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -44,7 +64,7 @@ static const char *_file_base(void)
 extern const char *base_configured(const sb_bucket_conf_t *conf)
 {
 	const char *file = conf ? sb_bucket_conf_base(conf) : _file_base();
-	const char *params = series_base_from_slurm_conf();
+	const char *params = sb_base_from_slurm_conf();
 
 	if (file && params && xstrcmp(file, params)) {
 		error(BUCKET_PFX "bucket.conf's BaseSelectType=%s and SelectTypeParameters=%s name different base plugins (%s): keep one",
@@ -65,16 +85,17 @@ extern int base_load_type(const char *type)
 	if (g_context)
 		goto done;
 	g_context = plugin_context_create("select", type, (void **) &base,
-					  series_base_syms,
-					  series_base_syms_size);
+					  g_syms, sizeof(g_syms));
 	if (!g_context) {
 		error(BUCKET_PFX "cannot load the base plugin %s: is it in PluginDir (Slurm %s has select/linear and select/cons_tres)?",
-		      type, SB_SLURM_SERIES);
+		      type, SB_SLURM_RELEASE);
 		rc = SLURM_ERROR;
 		goto done;
 	}
 	g_name = xstrdup(type);
-	series_base_loaded();
+	offers_base_loaded();
+	/* before select_g_init() asks running_cons_tres(), where it does */
+	sb_plugin_id_follow_base(&plugin_id, *base.plugin_id);
 	debug("base plugin %s loaded (plugin_id %u)", type, *base.plugin_id);
 done:
 	slurm_mutex_unlock(&g_base_lock);

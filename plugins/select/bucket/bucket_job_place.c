@@ -333,7 +333,7 @@ static int _base_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	char *hl;
 	int rc;
 
-	rc = series_base_test(job_ptr, bitmap, min_nodes, max_nodes,
+	rc = offers_base_test(job_ptr, bitmap, min_nodes, max_nodes,
 			      req_nodes, mode, cands, preemptee_job_list, x,
 			      _shares(job_ptr));
 
@@ -381,7 +381,7 @@ extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	if (!sb_policy_static(j.policy))
 		state_sync_loads();
 	/* every node the job may get, when slurmctld offers them in sets */
-	cands_nodes = series_candidates(job_ptr, bitmap, mode, min_nodes,
+	cands_nodes = offers_candidates(job_ptr, bitmap, mode, min_nodes,
 					max_nodes, req_nodes);
 	ours = bit_alloc(bucket_state.n);
 	res = _decide(&j, x, cands_nodes ? cands_nodes : bitmap, ours,
@@ -431,7 +431,7 @@ extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 				 job_ptr, hl, sb_policy_name(j.policy->kind));
 			xfree(hl);
 		}
-		series_outside_offer(job_ptr);
+		offers_outside(job_ptr);
 		FREE_NULL_BITMAP(ours);
 		return EINVAL;
 	}

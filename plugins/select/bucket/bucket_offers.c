@@ -1,18 +1,19 @@
 /*
- * bucket_offers.c - one of our jobs offered node set by node set, and
- * select_p_job_test() itself, on the series where slurmctld does that
- * (24.11, 26.05: the same job_test() arguments there).
+ * bucket_offers.c - one of our jobs offered node set by node set, where
+ * slurmctld offers nodes so to a base that is not cons_tres and a plugin
+ * cannot ask for one call with every node (no SELECT_SINGLE_JOB_TEST:
+ * trait SB_HAVE_SELECT_SINGLE_JOB_TEST off; single_job_test.c is the
+ * other way). offers_*(): select_bucket.h.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * From 24.11 on there is no SELECT_SINGLE_JOB_TEST: slurmctld calls a
- * base that is not cons_tres (as it learns from SELECT_CR_PLUGIN, which
- * the base answers, on 24.11; from running_cons_tres(), which reads the
- * plugin_id we copy from the base, on 26.05) once per node set, adding
- * sets in Weight order until the call succeeds. A policy that saw only the first sets would choose
- * among them alone (t22 over linear). So for our jobs we choose among
- * every node the job may be offered in this attempt (series_candidates:
+ There slurmctld calls a base that is not cons_tres (as it learns from
+ * SELECT_CR_PLUGIN, which the base answers, or from running_cons_tres(),
+ * which reads the plugin_id we copy from the base: sb_select.h) once per
+ * node set, adding sets in Weight order until the call succeeds. A
+ * policy that saw only the first sets would choose among them alone (t22 over linear). So for our jobs we choose among
+ * every node the job may be offered in this attempt (offers_candidates:
  * its partition, less its excluded nodes, within its reservation, with
  * its features as slurmctld's valid_feature_counts() finds them, free
  * now) and answer "not in these" until slurmctld offers the set that
@@ -50,7 +51,23 @@ static pthread_mutex_t g_att_lock = PTHREAD_MUTEX_INITIALIZER;
 static _attempt_t g_att[ATTEMPTS];
 static uint64_t g_calls = 0;	/* job_test calls (atomic) */
 
-extern int series_base_test(job_record_t *job_ptr, bitstr_t *bitmap,
+/* Where the framework asks, the base answers: SELECT_CR_PLUGIN too. */
+extern void offers_base_loaded(void)
+{
+}
+
+extern bool offers_get_info(int dinfo, void *data)
+{
+	return false;
+}
+
+/* Every job_test() call counts, ours or not: a call between ends an attempt. */
+extern void offers_call_seen(void)
+{
+	__atomic_add_fetch(&g_calls, 1, __ATOMIC_SEQ_CST);
+}
+
+extern int offers_base_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			    uint32_t min_nodes, uint32_t max_nodes,
 			    uint32_t req_nodes, uint16_t mode,
 			    list_t *preemptee_candidates,
@@ -115,7 +132,7 @@ static bitstr_t *_every_offer(job_record_t *job_ptr, bitstr_t *bitmap)
 	return e;
 }
 
-extern bitstr_t *series_candidates(job_record_t *job_ptr, bitstr_t *bitmap,
+extern bitstr_t *offers_candidates(job_record_t *job_ptr, bitstr_t *bitmap,
 				   uint16_t mode, uint32_t min_nodes,
 				   uint32_t max_nodes, uint32_t req_nodes)
 {
@@ -148,7 +165,7 @@ extern bitstr_t *series_candidates(job_record_t *job_ptr, bitstr_t *bitmap,
 	return _every_offer(job_ptr, bitmap);
 }
 
-extern void series_outside_offer(job_record_t *job_ptr)
+extern void offers_outside(job_record_t *job_ptr)
 {
 	_attempt_t *a = &g_att[job_ptr->job_id % ATTEMPTS];
 
@@ -157,25 +174,3 @@ extern void series_outside_offer(job_record_t *job_ptr)
 		a->outside = true;
 	slurm_mutex_unlock(&g_att_lock);
 }
-
-extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
-			     uint32_t min_nodes, uint32_t max_nodes,
-			     uint32_t req_nodes, uint16_t mode,
-			     list_t *preemptee_candidates,
-			     list_t **preemptee_job_list,
-			     resv_exc_t *resv_exc_ptr,
-			     will_run_data_t *will_run_ptr)
-{
-	sb_job_test_extra_t x = {
-		.resv_exc_ptr = resv_exc_ptr,
-		.will_run_ptr = will_run_ptr,
-	};
-
-	/* every call counts, ours or not: a call between ends an attempt */
-	__atomic_add_fetch(&g_calls, 1, __ATOMIC_SEQ_CST);
-	if (!job_ptr || !job_ptr->details || !bitmap)
-		return EINVAL;
-	return job_test(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
-			mode, preemptee_candidates, preemptee_job_list, &x);
-}
-

@@ -35,8 +35,9 @@ const char plugin_type[] = "select/bucket";
 /*
  * Unique among every select_*.so in PluginDir: Slurm 22.05 uses 101-110
  * (slurm.h, enum select_plugin_type) and refuses duplicates and ids
- * below 100. 170 is ours; see select_bucket(8). On 26.05 it becomes the
- * base's once that is loaded (sb_select.h, SB_PLUGIN_ID_CONST).
+ * below 100. 170 is ours; see select_bucket(8). Where slurmctld tells
+ * cons_tres by its id (25.05 on) it becomes the base's once that is
+ * loaded (sb_select.h, SB_PLUGIN_ID_CONST).
  */
 SB_PLUGIN_ID_CONST uint32_t plugin_id = 170;
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
@@ -234,6 +235,22 @@ extern int select_p_node_init(void)
 	if ((rc != SLURM_SUCCESS) || !in_ctld)
 		return rc;
 	return _rebuild();
+}
+
+extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
+			     uint32_t min_nodes, uint32_t max_nodes,
+			     uint32_t req_nodes, uint16_t mode,
+			     list_t *preemptee_candidates,
+			     list_t **preemptee_job_list,
+			     SB_JOB_TEST_TAIL_PARAMS)
+{
+	sb_job_test_extra_t x = SB_JOB_TEST_TAIL_INIT;
+
+	offers_call_seen();
+	if (!job_ptr || !job_ptr->details || !bitmap)
+		return EINVAL;
+	return job_test(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
+			mode, preemptee_candidates, preemptee_job_list, &x);
 }
 
 extern int select_p_job_begin(job_record_t *job_ptr)

@@ -19,10 +19,13 @@
  *   bucket_base.c      loading the base plugin
  *   select_data.c      node and job data on the wire (the base's, behind
  *                      a header naming the base), select state, steps,
- *                      scontrol show config: the series that have them
- *                      (22.05, 24.11; select_data.h)
- *   bucket_offers.c    one of our jobs offered node set by node set
- *                      (24.11 on, over a base that does not weigh nodes)
+ *                      scontrol show config, where the framework has
+ *                      them (SB_HAVE_SELECT_DATA; select_data.h)
+ *   single_job_test.c  how slurmctld offers nodes, where we may ask for
+ *                      one call with every node
+ *                      (SB_HAVE_SELECT_SINGLE_JOB_TEST) ...
+ *   bucket_offers.c    ... or where it offers them node set by node set
+ *                      to a base that does not weigh nodes
  *   bucket_convert.c   Slurm types -> common/ types (the only place)
  *   bucket_state.c     the bucket model, derived from slurmctld's own node
  *                      bitmaps and reservations at each decision; the
@@ -30,11 +33,11 @@
  *   bucket_job_place.c which jobs we place (job_test()): RUN_NOW,
  *                      TEST_ONLY, WILL_RUN
  *
- * What differs between Slurm series is in plugins/series/<series>/:
- * sb_select.h (the base's operation table, job_test()'s trailing
- * arguments) and select_series.c (the entry points whose signature or
- * existence differs, the base's symbols, how slurmctld's node sets
- * reach the base; series_*() below).
+ * What differs between Slurm releases is absorbed by plugins/compat/
+ * (sb_slurm.h, sb_select.h: the base's operation table from
+ * select_ops.def, job_test()'s trailing arguments;
+ * select_ops_optional.c: entry points only some frameworks have), and
+ * by the files above named after a trait.
  *
  * No private ledger: which nodes are free, busy or down is read from
  * slurmctld (avail_node_bitmap, idle_node_bitmap, the powered-down nodes) at
@@ -125,8 +128,8 @@ extern int base_load_type(const char *type);
 /*
  * The base the configuration names: @conf's BaseSelectType (NULL @conf:
  * bucket.conf next to slurm.conf is read for it, as programs other than
- * slurmctld do), else what the series reads from slurm.conf
- * (series_base_from_slurm_conf()), else select/linear. Both set and
+ * slurmctld do), else the base slurm.conf names
+ * (sb_base_from_slurm_conf()), else select/linear. Both set and
  * different: NULL, after logging one line naming both.
  */
 extern const char *base_configured(const sb_bucket_conf_t *conf);
@@ -145,30 +148,32 @@ extern const char *base_name(void);
 /* Is the base a consumable-resource plugin (cons_res, cons_tres)? */
 extern bool base_is_cons(void);
 
-/* ---- plugins/series/<series>/select_series.c ---------------------------- */
-
-/* Ours, what slurmctld reads (select_bucket.c; 26.05: the base's). */
+/* Ours, what slurmctld reads (select_bucket.c; sb_select.h says when it
+ * becomes the base's). */
 extern SB_PLUGIN_ID_CONST uint32_t plugin_id;
 
-/* The base's symbols, in sb_select_ops_t's order. */
-extern const char *series_base_syms[];
-extern const size_t series_base_syms_size;	/* sizeof */
+/* ---- how slurmctld offers nodes: single_job_test.c or bucket_offers.c --- */
+
+/* The base was just loaded (asked what it wants of slurmctld). */
+extern void offers_base_loaded(void);
 
 /*
- * The base slurm.conf names in this series (22.05:
- * SelectTypeParameters=OTHER_CONS_TRES, OTHER_CONS_RES), or NULL.
+ * Do we answer get_info_from_plugin(@dinfo) ourselves (into @data)
+ * (an enum select_plugindata_info, where the framework has one) instead
+ * of the base? (SELECT_SINGLE_JOB_TEST where it exists.)
  */
-extern const char *series_base_from_slurm_conf(void);
+extern bool offers_get_info(int dinfo, void *data);
 
-/* The base was just loaded (the series asks it what it needs). */
-extern void series_base_loaded(void);
+/* slurmctld called select_p_job_test(), for any job. */
+extern void offers_call_seen(void);
 
 /*
  * The base decides a job we do not place, as slurmctld would have called
- * it without us (22.05 replays slurmctld's node sets for a base that
- * takes them one at a time). @shares: the job shares nodes.
+ * it without us (replaying slurmctld's node sets for a base that takes
+ * them one at a time where we asked for a single call). @shares: the
+ * job shares nodes.
  */
-extern int series_base_test(job_record_t *job_ptr, bitstr_t *bitmap,
+extern int offers_base_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			    uint32_t min_nodes, uint32_t max_nodes,
 			    uint32_t req_nodes, uint16_t mode,
 			    list_t *preemptee_candidates,
@@ -177,22 +182,22 @@ extern int series_base_test(job_record_t *job_ptr, bitstr_t *bitmap,
 
 /*
  * The nodes to choose among for one of our jobs, when slurmctld offers
- * them node set by node set (24.11 over a base that does not weigh
- * nodes, RUN_NOW): every node the job could be offered in this attempt,
+ * them node set by node set (over a base that does not weigh nodes,
+ * RUN_NOW): every node the job could be offered in this attempt,
  * @bitmap included (a new bitmap, which the caller frees). NULL: choose
  * among @bitmap.
  */
-extern bitstr_t *series_candidates(job_record_t *job_ptr, bitstr_t *bitmap,
+extern bitstr_t *offers_candidates(job_record_t *job_ptr, bitstr_t *bitmap,
 				   uint16_t mode, uint32_t min_nodes,
 				   uint32_t max_nodes, uint32_t req_nodes);
 
 /*
- * The nodes we chose among series_candidates() are not all in this
+ * The nodes we chose among offers_candidates() are not all in this
  * call's bitmap: we answer "not in these" and wait for the node set that
  * holds them. Remembered, so that an attempt that ends there makes the
  * next attempt choose among the offered nodes only.
  */
-extern void series_outside_offer(job_record_t *job_ptr);
+extern void offers_outside(job_record_t *job_ptr);
 
 /* ---- bucket_convert.c: Slurm -> common/ -------------------------------- */
 
@@ -303,8 +308,8 @@ extern sb_will_run_t *state_plan(time_t now, const void *skip_resv,
 /* ---- bucket_job_place.c ------------------------------------------------ */
 
 /*
- * select_p_job_test() of every series: @x holds the series' trailing
- * arguments (sb_select.h).
+ * select_p_job_test(): @x holds job_test()'s trailing arguments
+ * (sb_select.h).
  */
 extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		    uint32_t min_nodes, uint32_t max_nodes,

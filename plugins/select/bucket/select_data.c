@@ -1,7 +1,6 @@
 /*
  * select_data.c - select/bucket's node and job data, select state and
- * steps, for the series whose select framework has them (22.05, 24.11;
- * select_data.h).
+ * steps, where the select framework has them (select_data.h).
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -13,11 +12,12 @@
  * differs from slurmctld's) refuses the data with one line instead of
  * misreading it, and a program that does not run select/bucket loads the
  * base that packed them. Node data are never saved. Job data are saved
- * with the job, so their form is the series' (select_series.c): on 22.05
- * the same header, which lets a slurmctld switched back to the base read
- * the jobs we saved; on 24.11 the base's own bytes alone (none), because
- * 26.05 reads exactly Slurm's 4-byte plugin id there and nothing after
- * it. Our lines in 'scontrol show config' come from here too
+ * with the job, so their form must outlive an upgrade: where the
+ * framework prints jobs' data (jobinfo_xstrdup: 22.05) they carry the
+ * same header, which lets a slurmctld switched back to the base read the
+ * jobs we saved; elsewhere (24.11) the base's own bytes alone (none),
+ * because the next releases read exactly Slurm's 4-byte plugin id there
+ * and nothing after it (SB_JOB_DATA_HEADER, sb_select.h). Our lines in 'scontrol show config' come from here too
  * (SELECT_CONFIG_INFO).
  */
 #include "config.h"
@@ -256,8 +256,8 @@ extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 	list_t **l = data;
 	int rc;
 
-	/* what the series answers itself (22.05: one call with every node) */
-	if (series_get_info(dinfo, data))
+	/* what we answer ourselves (one call with every node, if asked) */
+	if (offers_get_info(dinfo, data))
 		return SLURM_SUCCESS;
 	if (dinfo != SELECT_CONFIG_INFO)
 		return (*base.get_info_from_plugin)(dinfo, job_ptr, data);
@@ -272,3 +272,30 @@ extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 	return SLURM_SUCCESS;
 }
 
+
+extern int select_p_select_jobinfo_pack(select_jobinfo_t *jobinfo,
+					buf_t *buffer,
+					uint16_t protocol_version)
+{
+	if (SB_JOB_DATA_HEADER) {
+		if (base_header_pack(buffer) != SLURM_SUCCESS)
+			return SLURM_ERROR;
+	} else if (!base_ready()) {
+		return SLURM_SUCCESS;
+	}
+	return (*base.jobinfo_pack)(jobinfo, buffer, protocol_version);
+}
+
+extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
+					  buf_t *buffer,
+					  uint16_t protocol_version)
+{
+	*jobinfo = NULL;
+	if (SB_JOB_DATA_HEADER) {
+		if (base_header_unpack(buffer, "job") != SLURM_SUCCESS)
+			return SLURM_ERROR;
+	} else if (!base_ready()) {
+		return SLURM_SUCCESS;
+	}
+	return (*base.jobinfo_unpack)(jobinfo, buffer, protocol_version);
+}

@@ -1,8 +1,8 @@
 /*
- * priority_series.c - priority/bucket's entry points and parts that are
- * Slurm 22.05's own (24.11's are in plugins/series/24.11/): sprio's
- * factor list (a request to filter, locks taken here) and the
- * per-partition priorities in job_ptr->priority_array.
+ * priority_factors_request.c - sprio's factor list where slurmctld passes
+ * the request and holds no lock (trait SB_HAVE_PRIORITY_FACTORS_REQUEST):
+ * filtered here by the request's jobs, users and partitions, locks
+ * taken here (priority_factors_list.c is the other way).
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -14,60 +14,6 @@
 #include "sb_slurm.h"
 
 #include "priority_bucket.h"
-
-/*
- * job_ptr->priority_array: one value per partition, in PriorityTier order
- * (the list is sorted here, as 22.05's multifactor does). With
- * PriorityFlags=INCR_ONLY a value never goes down.
- */
-extern void prio_series_part_prios(job_record_t *job_ptr,
-				   const sb_prio_factors_t *f,
-				   const prio_settings_t *conf)
-{
-	int n = conf->tres_cnt, cnt, i = 0;
-	double part_tres[MAX(n, 1)];
-	part_record_t *part_ptr;
-	list_itr_t *itr;
-	char *str = NULL;
-
-	if (!job_ptr->part_ptr_list)
-		return;
-	cnt = list_count(job_ptr->part_ptr_list);
-	if (!job_ptr->priority_array)
-		job_ptr->priority_array = xcalloc(cnt + 1, sizeof(uint32_t));
-	list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
-	itr = list_iterator_create(job_ptr->part_ptr_list);
-	while ((part_ptr = list_next(itr)) && (i < cnt)) {
-		double tres = 0.0;
-		uint32_t v;
-
-		if (conf->have_weight_tres && (n > 0)) {
-			bucket_job_tres_factors(job_ptr, part_ptr, conf,
-						part_tres, n);
-			tres = bucket_job_tres_weigh(part_tres, conf, n);
-		}
-		v = bucket_job_clamp(job_ptr, bucket_job_part_sum(
-			f, bucket_job_part_factor(part_ptr, conf) *
-			conf->weight_part, f->priority_qos, tres));
-		if (!(conf->flags & PRIORITY_FLAGS_INCR_ONLY) ||
-		    (job_ptr->priority_array[i] < v))
-			job_ptr->priority_array[i] = v;
-		if (slurm_conf.debug_flags & DEBUG_FLAG_PRIO)
-			xstrfmtcat(str, "%s%s=%u", str ? ", " : "",
-				   part_ptr->name, job_ptr->priority_array[i]);
-		i++;
-	}
-	list_iterator_destroy(itr);
-	log_flag(PRIO, "%pJ per-partition priorities: %s", job_ptr, str);
-	xfree(str);
-}
-
-/* 22.05 keeps no per-account or per-user TRES run time in a QOS. */
-extern void prio_series_qos_run_secs(slurmdb_qos_rec_t *qos,
-				     job_record_t *job_ptr,
-				     const uint64_t *delta, int n)
-{
-}
 
 /*
  * One factor object for @job_ptr in @part_ptr. As 22.05's multifactor, a
