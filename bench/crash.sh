@@ -12,8 +12,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Usage: bash bench/crash.sh [SEEDS]      (default "1 2 3 4 5")
-#   SB_SLURM=24.11|26.05 runs the series' build in the chroot, as
-#   './quickstart check' does; the default is this machine's 22.05.
+#   SB_SLURM=SERIES (one of 'build-aux/slurm-series chroot') runs that
+#   series' build in the chroot, as './quickstart check' does; the
+#   default is this machine's 22.05.
 # Each seed is one 'make check' of the test (about 70 to 90 s); its
 # table is kept in the build's testsuite/logs/<test>-seed<N>.table.
 # Prints, per figure, each seed's pair and the sums.

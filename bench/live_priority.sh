@@ -6,8 +6,9 @@
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Usage (root, from the source tree, like a live test; SB_SLURM=24.11 runs
-# it in the Debian 13 chroot, on build/24.11/'s plugins):
+# Usage (root, from the source tree, like a live test; SB_SLURM=SERIES, one
+# of 'build-aux/slurm-series chroot', runs it in the Debian 13 chroot, on
+# build/SERIES/'s plugins):
 #   SB_PLUGIN_DIR=$PWD/build/22.05/.plugins bash bench/live_priority.sh [ACCOUNTS USERS]
 # (default 100 accounts x 100 users = 10,000 user associations; the same
 # USERS user names in every account, Fairshare=10 per account, 1 per

@@ -7,8 +7,9 @@
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Usage (root, from the source tree, like a live test; SB_SLURM=24.11 runs
-# it in the Debian 13 chroot, on build/24.11/'s plugins):
+# Usage (root, from the source tree, like a live test; SB_SLURM=SERIES, one
+# of 'build-aux/slurm-series chroot', runs it in the Debian 13 chroot, on
+# build/SERIES/'s plugins):
 #   SB_PLUGIN_DIR=$PWD/build/22.05/.plugins bash bench/live_select.sh [NODES [JOBS [MAXN]]]
 # Defaults: 500 nodes (one slurmd each, ~6.5 MB apiece), 500 jobs, a fixed
 # seed. Nodes come in two shapes and colours so there are buckets to

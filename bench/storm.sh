@@ -8,8 +8,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Usage: bash bench/storm.sh [SECONDS [CLIENTS]]   (default 180, 6)
-#   SB_SLURM=24.11|26.05 runs that series' build in the chroot, as
-#   './quickstart check' does; the default is this machine's 22.05.
+#   SB_SLURM=SERIES (one of 'build-aux/slurm-series chroot') runs that
+#   series' build in the chroot, as './quickstart check' does; the
+#   default is this machine's 22.05.
 #   SB_PORT_BASE as for the live tests.
 #   SB_STORM_NODES=N runs N nodes (t33's header); for thousands, on
 #   22.05, SB_FRONT_END=$(bench/scale/fe-build --quiet): one slurmd

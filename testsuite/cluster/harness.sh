@@ -87,6 +87,9 @@
 # ---- Slurm series ---------------------------------------------------------------
 #   sb_series_of PREFIX               the series of PREFIX's slurmctld (24.11)
 #   sb_series_lt SERIES               is the running Slurm older than SERIES?
+#   sb_slurm_has TRAIT                does the Slurm our plugins are built
+#                                     for have TRAIT (SB_HAVE_..., its
+#                                     build's sb_slurm_traits.h)?
 #   sb_use_slurm PREFIX               run the Slurm of PREFIX (before init)
 #   sb_switch_slurm PREFIX PLUGINS [SECONDS]
 #                                     upgrade the running cluster in place

@@ -241,10 +241,10 @@ sb_check "level_based: every LevelFS is in (0,1]" sh -c \
 	"sshare -a -P -n -o Account,User,RawShares,LevelFS | sed 's/^ *//' | awk -F'|' '!(\$1 == \"root\" && \$2 == \"\") && \$3 != \"parent\" && !(\$4 > 0 && \$4 <= 1) { bad = 1 } END { exit bad }'"
 sb_check "switch to classic with scontrol reconfigure" _switch_algorithm classic
 sb_check "classic: sshare equals sbucket fairshare for every association" _compare classic
-# Without the Fair Tree flag sshare before 25.05 computes FairShare
+# Without the Fair Tree flag sshare before 25.11 computes FairShare
 # itself, for every association, through the plugin's
 # priority_p_calc_fs_factor(): this loads priority_bucket.so inside
-# sshare. From 25.05 on sshare prints the fs_factor slurmctld keeps, for
+# sshare. From 25.11 on sshare prints the fs_factor slurmctld keeps, for
 # user lines only (the framework has no calc_fs_factor any more). Root's
 # line is left out: its NormShares is assoc_mgr's, which a reconfigure
 # does not redo (0 from the Fair Tree start here), with
@@ -253,14 +253,14 @@ _client_classic() {
 	local live off
 	live=$(sshare -a -P -n -o Account,User,FairShare 2>&1 | sed 's/^ *//' | tail -n +2)
 	off=$(_offline_input | "$SBUCKET" fairshare --algorithm=classic - | tail -n +3 | cut -d'|' -f1,2,7)
-	sb_series_lt 25.05 ||
+	sb_slurm_has SB_HAVE_PRIORITY_CALC_FS_FACTOR ||
 		off=$(awk -F'|' -v OFS='|' '$2 == "" { $3 = "" } { print }' <<<"$off")
 	[ "$live" = "$off" ] && return 0
 	echo "#   sshare without Fair Tree (<) vs sbucket fairshare (>):"
 	diff <(echo "$live") <(echo "$off") | sed 's/^/#   /'
 	return 1
 }
-if sb_series_lt 25.05; then
+if sb_slurm_has SB_HAVE_PRIORITY_CALC_FS_FACTOR; then
 	sb_check "classic: sshare loads the plugin and prints the same FairShare for every line" _client_classic
 else
 	sb_check "classic: sshare prints slurmctld's FairShare, the same for every user line" _client_classic

@@ -26,12 +26,12 @@ cd "$SB_DIR/jobs"
 sb_check "slurmctld runs select/bucket" sh -c \
 	"scontrol show config | grep -q 'SelectType *= select/bucket'"
 sb_check "... over select/$SB_BASE" sb_bucket_over "$SB_BASE"
-if sb_series_lt 25.05; then
+if sb_slurm_has SB_HAVE_SELECT_DATA; then
 	sb_check_eq "scontrol show config shows the policy and 4 buckets" \
 		"NodeAllocationPolicy=FIRSTAVAILABLE NodeBuckets=4" sh -c \
 		"scontrol show config | awk '\$1 == \"NodeAllocationPolicy\" || \$1 == \"NodeBuckets\" { print \$1 \"=\" \$3 }' | sort | paste -sd' '"
 else
-	# 26.05's 'scontrol show config' has no select plugin section
+	# no select plugin section in 'scontrol show config' (25.05 on)
 	sb_check_eq "slurmctld's log shows the policy and 4 buckets" \
 		"NodeAllocationPolicy=FIRSTAVAILABLE NodeBuckets=4" sh -c \
 		"echo \$(sed -n 's/.*select\/bucket: .*\(NodeAllocationPolicy=[A-Z_]*\) from .*/\1/p' '$SB_DIR/log/slurmctld.log' | tail -n 1) NodeBuckets=\$(sed -n 's/.*select\/bucket: .*state_build: [0-9]* nodes in \([0-9]*\) buckets.*/\1/p' '$SB_DIR/log/slurmctld.log' | tail -n 1)"

@@ -4,26 +4,30 @@
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# SB_SLURM=22.05|24.11|26.05 picks the Slurm the cluster runs (default:
-# the machine's own). When it names another series than this machine's
+# SB_SLURM=SERIES picks the Slurm the cluster runs (default: the
+# machine's own), one of 'build-aux/slurm-series list' (22.05, 24.11,
+# 25.05, 25.11, 26.05). When it names another series than this machine's
 # slurmctld, the script that sourced the harness runs itself again,
 # unchanged, inside the Debian 13 chroot (build-aux/sb-chroot), at source
-# time. 26.05 runs from the prefix build-aux/slurm-build installed it in
-# (SB_SLURM_PREFIX; its bin and sbin go first in PATH), the others from
-# Debian's packages (/usr). The directory tree, /tmp and the environment
-# are the same inside. SB_SERIES is the running Slurm's series.
+# time. A series built from its release tarball ('build-aux/slurm-series
+# tarball': 25.05, 25.11, 26.05) runs from the prefix build-aux/slurm-build
+# installed it in (SB_SLURM_PREFIX; its bin and sbin go first in PATH),
+# the others from Debian's packages (/usr). The directory tree, /tmp and
+# the environment are the same inside. SB_SERIES is the running Slurm's
+# series.
 
-# The prefix of the Slurm SB_SLURM names here: 26.05's own (built in the
-# chroot by build-aux/slurm-build), else Debian's /usr.
+# The prefix of the Slurm SB_SLURM names here: a tarball series' own
+# (built in the chroot by build-aux/slurm-build), else Debian's /usr.
 _sb_slurm_prefix() {
-	if [ "${SB_SLURM:-}" = 26.05 ] && [ -n "${SB_IN_CHROOT:-}" ]; then
-		"$SB_TOP_SRCDIR/build-aux/slurm-build" -q 26.05 prefix 2>/dev/null
+	if [ -n "${SB_SLURM:-}" ] && [ -n "${SB_IN_CHROOT:-}" ] &&
+	   [ "$("$SB_TOP_SRCDIR/build-aux/slurm-series" from "$SB_SLURM" 2>/dev/null)" = tarball ]; then
+		"$SB_TOP_SRCDIR/build-aux/slurm-build" -q "$SB_SLURM" prefix 2>/dev/null
 		return 0
 	fi
 	echo /usr
 }
 
-# The series (22.05, 24.11, 26.05) of the slurmctld in $1 (a prefix)
+# The series (22.05, 24.11, 25.05, ...) of the slurmctld in $1 (a prefix)
 # ("slurm 22.05.8", "slurm-wlm 24.11.5", "slurm 26.05.3"); empty when
 # there is none.
 sb_series_of() {
@@ -38,22 +42,29 @@ sb_series_of() {
 # the script's arguments).
 _sb_enter_series() {
 	local want=${SB_SLURM:-} have chroot=$SB_TOP_SRCDIR/build-aux/sb-chroot
+	local others series=$SB_TOP_SRCDIR/build-aux/slurm-series binds
 	have=$(sb_series_of "$(_sb_slurm_prefix)")
 	[ -z "$want" ] || [ "$want" = "$have" ] && return 0
 	if [ -n "${SB_IN_CHROOT:-}" ]; then
 		echo "not ok 1 - harness: SB_SLURM=$want but the chroot's slurmctld is '${have:-missing}' (SB_SLURM=$want ./quickstart build)"
 		exit 1
 	fi
-	case $want in
-	24.11|26.05) ;;
-	*)	echo "not ok 1 - harness: SB_SLURM=$want: this machine has Slurm ${have:-none}; other series: 24.11, 26.05 (Debian 13 chroot)"
-		exit 1 ;;
-	esac
+	others=$("$series" chroot)
+	if [ "$("$series" in "$want" 2>/dev/null)" != chroot ]; then
+		echo "not ok 1 - harness: SB_SLURM=$want: this machine has Slurm ${have:-none}; other series: ${others// /, } (Debian 13 chroot)"
+		exit 1
+	fi
 	[ "$(id -u)" = 0 ] || { echo "not ok 1 - harness: SB_SLURM=$want needs root (chroot)"; exit 1; }
 	"$chroot" create >&2 ||
 		{ echo "not ok 1 - harness: build-aux/sb-chroot create failed"; exit 1; }
+	# (and the tarball a series is built from, for its prefix)
+	binds=(--bind "$SB_TOP_SRCDIR")
+	[[ ${SB_SLURM_DEPS:-} == /* ]] && [ -d "$SB_SLURM_DEPS" ] &&
+		binds+=(--bind "$SB_SLURM_DEPS")
+	[[ ${SB_SLURM_TARBALL:-} == /* ]] && [ -f "$SB_SLURM_TARBALL" ] &&
+		binds+=(--bind "$(dirname "$SB_SLURM_TARBALL")")
 	echo "# [$(date +%T)] Slurm $want: running $0 in the chroot ($("$chroot" path))"
-	exec "$chroot" run --bind "$SB_TOP_SRCDIR" bash "$(realpath "$0")" "$@"
+	exec "$chroot" run "${binds[@]}" bash "$(realpath "$0")" "$@"
 }
 
 # The Slurm this script runs: its prefix, daemons, series, clients first
@@ -93,6 +104,14 @@ sb_use_slurm() {
 		SB_SLURM_LIBDIR=$prefix/lib/slurm
 	fi
 	hash -r
+}
+
+# Has the Slurm of SB_TOP_BUILDDIR the API trait $1 (SB_HAVE_...)? As
+# configure found it: the tests follow the plugins' compat layer.
+sb_slurm_has() {
+	local h=$SB_TOP_BUILDDIR/sb_slurm_traits.h
+	[ -f "$h" ] || sb_die "sb_slurm_has: no $h (configure writes it)"
+	grep -q "^#define $1 1\$" "$h"
 }
 
 # Is the running Slurm older than series $1? (23.02 < 24.11)
