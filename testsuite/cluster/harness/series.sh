@@ -162,10 +162,11 @@ sb_bucket_conf_base() {
 }
 
 # Does the running select/bucket say it runs over select/$1? In 'scontrol
-# show config' until 24.11; 26.05 prints no select plugin section there,
-# so slurmctld's log says it.
+# show config' where the select framework has get_info_from_plugin (until
+# 24.11); later ones print no select plugin section there, so slurmctld's
+# log says it.
 sb_bucket_over() {
-	if sb_series_lt 25.05; then
+	if sb_slurm_has SB_HAVE_SELECT_DATA; then
 		scontrol show config | grep -q "BaseSelectType *= select/$1"
 	else
 		grep -q "select/bucket: .*choosing nodes over the base plugin select/$1\$" \
@@ -175,10 +176,11 @@ sb_bucket_over() {
 
 # The running jobs that hold their nodes whole (--exclusive, or a
 # partition with OverSubscribe=EXCLUSIVE). squeue's %h says NO for them
-# until 24.11; 26.05 shows oversubscription there (NO for most jobs) and
-# exclusivity in -O Exclusive (NODE, USER, MCS, TOPO; NO for none).
+# until 25.11; 26.05 shows oversubscription there (NO for most jobs) and
+# exclusivity in -O Exclusive (NODE, USER, MCS, TOPO; NO for none), which
+# 25.11's squeue does not have yet.
 sb_running_exclusive() {
-	if sb_series_lt 25.05; then
+	if sb_series_lt 26.05; then
 		squeue -h -t RUNNING -o '%i %h' | awk '$2 == "NO" { print $1 }'
 	else
 		squeue -h -t RUNNING -O JobID,Exclusive | awk '$2 != "NO" { print $1 }'
