@@ -146,7 +146,7 @@ static int _config_line(void *arg, char *line)
 }
 
 /*
- * Slurm 26.05's 'scontrol show config' has no select plugin section: read
+ * From 25.05 on 'scontrol show config' has no select plugin section: read
  * bucket.conf next to the slurm.conf it names, as slurmctld does (a
  * missing file: the defaults, select/linear the base).
  */

@@ -6,9 +6,9 @@
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * This file holds the framework's entry points that every supported
- * Slurm series has; those that differ are in
- * plugins/series/<series>/select_series.c. All but job_test go straight
+ * This file holds the framework's entry points that every Slurm's select
+ * framework has; those only some have are in plugins/compat/
+ * select_ops_optional.c and select_data.c. All but job_test go straight
  * to the base, which owns the allocations and their state; job_test is
  * bucket_job_place.c's. Ours on top: bucket.conf, the model's
  * rebuilds (start, reconfigure, a node's new configuration), and our
