@@ -229,6 +229,14 @@ _sb_mariadbd_cmd() {
 		--pid-file="$1/mysqld.pid" --log-error="$1/mariadbd.log"
 		--innodb-buffer-pool-size=128M --innodb-log-file-size=16M
 		--innodb-lock-wait-timeout=900)
+	# MariaDB 11.6 on (Debian 13's 11.8) isolates snapshots, which Slurm
+	# does not support: slurmdbd 26.05 logs an error at its start and
+	# would stop at a write conflict.
+	local v
+	v=$(/usr/sbin/mariadbd --version 2>/dev/null | awk '{ print $3 }')
+	if [ "$(printf '%s\n11.6\n' "${v%%-*}" | sort -V | head -n 1)" = 11.6 ]; then
+		SB_MARIADBD+=(--innodb-snapshot-isolation=OFF)
+	fi
 }
 
 # A MariaDB data directory holding the slurm user and an empty
