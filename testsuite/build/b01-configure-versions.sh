@@ -17,6 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 pristine="$tmp/src"
 mkdir -p "$pristine/common/base"
 cp -r "$top/configure" "$top/Makefile.in" "$top/sb_config.h.in" \
+	"$top/slurm-buckets.spec.in" \
 	"$top/build-aux" "$pristine/"
 cp "$top/common/base/bitmap.h" "$pristine/common/base/"
 # configure reads the supported series (build-aux/slurm-series, copied

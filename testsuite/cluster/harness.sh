@@ -90,6 +90,8 @@
 #   sb_slurm_has TRAIT                does the Slurm our plugins are built
 #                                     for have TRAIT (SB_HAVE_..., its
 #                                     build's sb_slurm_traits.h)?
+#   sb_plugindir_lock [SECONDS]       hold Slurm's PluginDir until exit (a
+#                                     test that installs into it: t03, t04)
 #   sb_use_slurm PREFIX               run the Slurm of PREFIX (before init)
 #   sb_switch_slurm PREFIX PLUGINS [SECONDS]
 #                                     upgrade the running cluster in place

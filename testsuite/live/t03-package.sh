@@ -32,6 +32,8 @@ else
 	slurm_version=$("$SB_SBIN/slurmctld" -V | awk '{ print $NF }')
 fi
 
+# t04 installs into the same PluginDir: one after the other.
+sb_plugindir_lock
 if dpkg-query -W -f='${Status}' slurm-buckets 2>/dev/null | grep -q installed; then
 	echo "skip 1 - slurm-buckets is installed on this machine already: not touching it"
 	exit 0

@@ -114,6 +114,21 @@ sb_slurm_has() {
 	grep -q "^#define $1 1\$" "$h"
 }
 
+# sb_plugindir_lock [SECONDS]: hold Slurm's PluginDir (SB_SLURM_LIBDIR)
+# until the script exits, waiting up to SECONDS (default 900) for another
+# test that holds it: the tests that install our plugins into it (t03,
+# t04) run one after the other, whatever runs side by side. An flock(1)
+# on a file in /tmp (the chroot's /tmp is the host's), one per PluginDir
+# path; the daemons started afterwards inherit the descriptor, and
+# sb_cluster_stop ends them.
+sb_plugindir_lock() {
+	local f
+	f=/tmp/slurm-buckets-plugindir-$(printf '%s' "$SB_SLURM_LIBDIR" | md5sum | cut -c1-12).lock
+	exec {_sb_plugindir_fd}>>"$f" || sb_die "sb_plugindir_lock: cannot open $f"
+	flock -w "${1:-900}" "$_sb_plugindir_fd" ||
+		sb_die "sb_plugindir_lock: $SB_SLURM_LIBDIR still held by another test after ${1:-900} s ($f)"
+}
+
 # Is the running Slurm older than series $1? (23.02 < 24.11)
 sb_series_lt() {
 	[ "$SB_SERIES" != "$1" ] &&
