@@ -121,6 +121,28 @@ static void _level_value(const sb_assoc_tree_t *t, const sb_assoc_info_t *a,
 	printf("  FSRaw %016" PRIX64, a->fs_raw);
 }
 
+/*
+ * "1st", "2nd", "15th" ... into @buf: the place counted from the top.
+ * Slurm's rank counts the other way (the last user ranks 1, the first
+ * N), which a reader takes for first.
+ */
+static const char *_place(uint32_t rank, int users, char *buf, size_t size)
+{
+	long p = (long) users + 1 - (long) rank;
+	const char *sfx = "th";
+
+	if ((p % 100 < 11) || (p % 100 > 13)) {
+		if (p % 10 == 1)
+			sfx = "st";
+		else if (p % 10 == 2)
+			sfx = "nd";
+		else if (p % 10 == 3)
+			sfx = "rd";
+	}
+	snprintf(buf, size, "%ld%s", p, sfx);
+	return buf;
+}
+
 static void _explain_one(const sb_assoc_tree_t *t, int id, int alg,
 			 int levels)
 {
@@ -128,23 +150,28 @@ static void _explain_one(const sb_assoc_tree_t *t, int id, int alg,
 	int *path = malloc((size_t) sb_assoc_tree_count(t) * sizeof(*path));
 	int k, i, users = sb_assoc_tree_users(t);
 	int width = 64 / levels;
+	char pl[24];
 
 	if (!path)
 		return;
 	sb_assoc_tree_get(t, id, &u);
 	k = _path(t, id, path);
 	if (alg == SB_FS_FAIR_TREE) {
-		printf("%s (account %s), Fair Tree: FairShare %f = rank %"
-		       PRIu32 " / %d users (higher ranks first)\n", u.name,
-		       u.account, u.fs_factor, u.rank, users);
+		printf("%s (account %s), Fair Tree: %s of %d users, "
+		       "FairShare %f = (%d + 1 - %ld) / %d\n", u.name,
+		       u.account, _place(u.rank, users, pl, sizeof(pl)),
+		       users, u.fs_factor, users,
+		       (long) users + 1 - (long) u.rank, users);
 		printf("  path from root; at each level siblings are ranked "
 		       "by LevelFS = NormShares / EffectvUsage, highest "
 		       "first:\n");
 	} else if (alg == SB_FS_LEVEL_BASED) {
 		printf("%s (account %s), LEVEL_BASED with %d levels of %d "
-		       "bits: FSRaw %016" PRIX64 ", FairShare %f = rank %"
-		       PRIu32 " / %d users (higher ranks first)\n", u.name,
-		       u.account, levels, width, u.fs_raw, u.fs_factor, u.rank,
+		       "bits: FSRaw %016" PRIX64 ", %s of %d users by FSRaw "
+		       "(highest first), FairShare %f = (%d + 1 - %ld) / %d\n",
+		       u.name, u.account, levels, width, u.fs_raw,
+		       _place(u.rank, users, pl, sizeof(pl)), users,
+		       u.fs_factor, users, (long) users + 1 - (long) u.rank,
 		       users);
 		printf("  path from root; each level adds value = 1 + "
 		       "2^(-EffectvUsage / (0.1 + 0.9 * NormShares)) * "
@@ -229,11 +256,25 @@ static int _fs_common(const sb_assoc_tree_t *t, int x, int y, int *sx,
 	return anc;
 }
 
+/* "result: alice 5th of 5 (FairShare 0.200000), bob 1st of 5 (...)" */
+static void _result(const sb_assoc_info_t *ux, const sb_assoc_info_t *uy,
+		    int users)
+{
+	char px[24], py[24];
+
+	printf("  result: %s %s of %d (FairShare %f), %s %s of %d "
+	       "(FairShare %f)\n", ux->name,
+	       _place(ux->rank, users, px, sizeof(px)), users, ux->fs_factor,
+	       uy->name, _place(uy->rank, users, py, sizeof(py)), users,
+	       uy->fs_factor);
+}
+
 static void _explain_pair(const sb_assoc_tree_t *t, int x, int y, int alg,
 			  int levels)
 {
 	sb_assoc_info_t ux, uy, c, sx, sy;
-	int ix, iy, anc;
+	int ix, iy, anc, users = sb_assoc_tree_users(t);
+	char pl[24];
 
 	sb_assoc_tree_get(t, x, &ux);
 	sb_assoc_tree_get(t, y, &uy);
@@ -283,17 +324,17 @@ static void _explain_pair(const sb_assoc_tree_t *t, int x, int y, int alg,
 			       "user or account passes its rank on to the "
 			       "first user ranked after it\n");
 		}
-		printf("  result: %s rank %" PRIu32 " (FairShare %f), %s rank %"
-		       PRIu32 " (FairShare %f)\n", ux.name, ux.rank,
-		       ux.fs_factor, uy.name, uy.rank, uy.fs_factor);
+		_result(&ux, &uy, users);
 	} else {
 		int width = 64 / levels, lvl;
 		uint64_t diff = ux.fs_raw ^ uy.fs_raw;
 
 		if (!diff) {
 			printf("  identical FSRaw %016" PRIX64 ": they share "
-			       "rank %" PRIu32 " (FairShare %f)\n", ux.fs_raw,
-			       ux.rank, ux.fs_factor);
+			       "the %s place of %d (FairShare %f)\n",
+			       ux.fs_raw, _place(ux.rank, users, pl,
+						 sizeof(pl)), users,
+			       ux.fs_factor);
 			return;
 		}
 		for (lvl = 0; lvl < levels; lvl++) {
@@ -313,9 +354,7 @@ static void _explain_pair(const sb_assoc_tree_t *t, int x, int y, int alg,
 				break;
 			}
 		}
-		printf("  result: %s rank %" PRIu32 " (FairShare %f), %s rank %"
-		       PRIu32 " (FairShare %f)\n", ux.name, ux.rank,
-		       ux.fs_factor, uy.name, uy.rank, uy.fs_factor);
+		_result(&ux, &uy, users);
 	}
 }
 
