@@ -101,6 +101,22 @@ expect_refusal "a Slurm of an unsupported series (23.02) is refused, naming the 
 	--with-slurm-source="$old" --with-slurm="$tmp/prefix" \
 	--with-slurmctld="$tmp/slurmctld-23"
 
+# The same tree with a select framework we do not know: one entry more,
+# then two entries swapped (a tree of links to $src, its select.c a copy).
+newapi="$tmp/slurm-newapi"
+cp -rs "$src" "$newapi"
+sel=$(cd "$newapi" && ls src/interfaces/select.c src/common/select.c 2>/dev/null | head -n 1)
+rm "$newapi/$sel"
+sed 's/^\([[:space:]]*\)"plugin_id",/&\n\1"select_p_job_teleport",/' \
+	"$src/$sel" >"$newapi/$sel"
+expect_refusal "a select framework with an entry we do not know is refused, naming it" \
+	"Slurm's select framework looks up select_p_job_teleport, which plugins/compat/select_ops.def does not know" \
+	--with-slurm-source="$newapi"
+sed '/"select_p_job_begin",/{h;d}; /"select_p_job_ready",/G' "$src/$sel" >"$newapi/$sel"
+expect_refusal "a select framework with its entries in another order is refused" \
+	"Slurm's select framework has its entries in another order than plugins/compat/select_ops.def" \
+	--with-slurm-source="$newapi"
+
 if run_configure good --with-slurm-source="$src" &&
    grep -q "Slurm version ........ $ver ($(printf '0x%06x' $num)" <<<"$out" &&
    grep -q "Slurm series ......... $series (its traits: sb_slurm_traits.h)" <<<"$out" &&
