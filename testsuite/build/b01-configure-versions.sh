@@ -116,6 +116,14 @@ sed '/"select_p_job_begin",/{h;d}; /"select_p_job_ready",/G' "$src/$sel" >"$newa
 expect_refusal "a select framework with its entries in another order is refused" \
 	"Slurm's select framework has its entries in another order than plugins/compat/select_ops.def" \
 	--with-slurm-source="$newapi"
+cp "$src/$sel" "$newapi/$sel"
+prio=$(cd "$newapi" && ls src/interfaces/priority.c src/common/slurm_priority.c 2>/dev/null | head -n 1)
+rm "$newapi/$prio"
+sed 's/^\([[:space:]]*\)"priority_p_set",/&\n\1"priority_p_teleport",/' \
+	"$src/$prio" >"$newapi/$prio"
+expect_refusal "a priority framework with a symbol priority/bucket lacks is refused, naming it" \
+	"Slurm's priority framework looks up priority_p_teleport, which priority/bucket does not have" \
+	--with-slurm-source="$newapi"
 
 if run_configure good --with-slurm-source="$src" &&
    grep -q "Slurm version ........ $ver ($(printf '0x%06x' $num)" <<<"$out" &&
