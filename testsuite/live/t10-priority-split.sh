@@ -50,6 +50,25 @@ start=$SECONDS
 sb_check "the cluster accrues 2000 CPU seconds of usage (<= 210 s)" \
 	sb_wait_for 210 _total_at_least 2000
 sb_say "usage after $((SECONDS - start)) s: sbq25 $(_usage sbq25), sbq75 $(_usage sbq75)"
+
+# With decay on, a pass copies every association's usage into its
+# fair-share tree during the decay (and running jobs' usage as it is
+# added) instead of reading the records again; with DebugFlags=Priority
+# it also reads them and compares (its lines show at verbose). A few
+# passes while jobs run: every one copied, and the copy equal to the
+# records.
+LOG=$SB_DIR/log/slurmctld.log
+_copies() { grep -c "the usage copied in this pass is every record's" "$LOG"; }
+c0=$(_copies)
+scontrol setdebug verbose
+scontrol setdebugflags +Priority
+_copied_3() { [ $(($(_copies) - c0)) -ge 3 ]; }
+sb_check "with decay and running jobs, passes use the usage copied by the decay" \
+	sb_wait_for 30 _copied_3
+scontrol setdebugflags -Priority
+scontrol setdebug info
+sb_check "and the copy equals every record's usage" \
+	sh -c "! grep -q 'usage copied in this pass differ' '$LOG'"
 scancel "$a25" "$a75"
 sb_check "the queue drains" sb_wait_for 60 sh -c '[ -z "$(squeue -h -o %i)" ]'
 

@@ -7,7 +7,7 @@
 # share, 'sshare -a -l -P', 'sprio -l' and squeue's priorities under
 # multifactor and under bucket (PriorityType switched, slurmctld restarted,
 # nothing else changed) are identical, before and after deleting a user and
-# an account. With decay on, a switch in either direction decays every
+# an account, and after a Fairshare changed under a running priority/bucket. With decay on, a switch in either direction decays every
 # second once (the plugins share multifactor's priority_last_decay_ran).
 # slurmctld refuses PriorityFlags that would make sshare and the jobs
 # disagree.
@@ -248,6 +248,31 @@ _set_conf PriorityFlags SMALL_RELATIVE_TO_TIME
 _set_conf PriorityFavorSmall NO
 _set_conf PriorityParameters algorithm=fair_tree,calc_period=2
 _peer "fair_tree, after deletions"
+
+# ---- a change in place, seen without a restart -------------------------------
+# 'sacctmgr modify ... Fairshare' changes the record where it is (the list
+# keeps its items and order): priority/bucket, running since the last
+# capture, must see it at its next pass, as multifactor does after a
+# restart. sshare only: sprio and squeue differ here for another reason,
+# with the plugin before the fair-share tree kept its values too (sbpp7's
+# jobs' JobSize factor 0 under bucket after the update in place, 2 under
+# multifactor after the restart; their FairShare equal).
+sacctmgr -i modify user name=sbpp7 account=pB set Fairshare=25 >/dev/null
+sb_check "sacctmgr sets sbpp7's Fairshare in pB to 25" test $? = 0
+_shares_now() {
+	sshare -a -P -n -o Account,User,RawShares | sed 's/^ *//' | grep -q '^pb|sbpp7|25$'
+}
+sb_check "slurmctld has sbpp7's new Fairshare" sb_wait_for 30 _shares_now
+t0=$(($(date +%s) + 1))
+sleep 1
+sb_check "priority/bucket passes after the change" sb_wait_for 30 _passed_since "$t0"
+t0=$(($(date +%s) + 1))
+sleep 1
+sb_wait_for 30 _passed_since "$t0"
+_capture "$SB_DIR/bk"
+sb_check "in place: slurmctld runs priority/multifactor" _restart_with multifactor
+_capture "$SB_DIR/mf"
+sb_check "in place: sshare -a -l -P identical" _same sshare
 
 # ---- decay across a switch --------------------------------------------------
 # Half-life 1 minute; both plugins pass once a minute (PriorityCalcPeriod),

@@ -17,13 +17,20 @@
  * Memory, not arithmetic, is what a pass costs at 100,000 associations:
  * the records are scattered over slurmctld's heap, and each one read is a
  * cache miss or several. So a pass walks assoc_mgr's list once for its
- * item pointers only (list nodes, no record), then reads and writes the
- * records through g_recs, an array in list order, prefetching a few
- * records ahead so the misses overlap instead of queueing; the record
- * fields it compares to the layout's (id, shares, usage and parent
- * pointers) sit on the lines the pass reads anyway. The usage decay
- * (bucket_assoc_scale_usage) reaches the records the same way, after the
- * same one walk (bucket_assoc_pass_begin).
+ * item pointers only (list nodes, no record), then reaches the records
+ * through g_recs, an array in list order, prefetching a few records
+ * ahead so the misses overlap instead of queueing. And it touches each
+ * record once, not three times: the usage decay
+ * (bucket_assoc_scale_usage), which must write every association's
+ * usage_raw anyway, also compares the record with the layout and copies
+ * the decayed usage into g_tree, the working set the algorithm reads;
+ * running jobs' usage, added after it in the same pass, is copied in as
+ * it is added (bucket_assoc_usage_added). The fair-share pass then reads
+ * no record at all, and writes back only the values that changed since
+ * it last wrote them (g_out keeps them): an association whose usage did
+ * not move (most of a large tree, at 0) is not touched. Only a pass
+ * without a decay (PriorityDecayHalfLife=0, the first pass, or a layout
+ * the decay found changed) reads every record's usage itself.
  *
  * Siblings are added users first, then accounts, each sorted by name
  * (partition second), depth first: the order sshare prints them in. Tied
@@ -75,7 +82,37 @@ typedef struct {
 	uint32_t shares_raw;
 	slurmdb_assoc_usage_t *usage;
 	const void *parent_ptr;
+	long double raw;	/* usage_raw as last copied into g_tree */
 } _rec_t;
+
+/*
+ * What the write-back last wrote into a record (g_out, parallel to
+ * g_recs): a value equal to it is not written again, so the record's
+ * lines are not touched.
+ */
+typedef struct {
+	double shares_norm;
+	double fs_factor;
+	long double usage_efctv;
+	long double usage_norm;
+	long double level_fs;
+} _out_t;
+
+/*
+ * Every this many seconds the write-back writes every value, changed or
+ * not. assoc_mgr rewrites every shares_norm itself
+ * (assoc_mgr_normalize_assoc_shares) after an update that moves parents
+ * or shares, and an update that changes nothing the layout is compared
+ * with (a Fairshare set to the value it had) does it too, unseen: its
+ * arithmetic is the one we reproduce, but what sshare prints must not
+ * depend on that for longer than this.
+ */
+#define FULL_WRITE_PERIOD 60
+
+typedef struct {
+	const void *ptr;
+	int idx;
+} _ptr_idx_t;
 
 /* How many records ahead a walk prefetches: enough misses in flight to
  * fill the memory pipeline, few enough to stay in L1. */
@@ -91,6 +128,19 @@ typedef struct {
 static sb_assoc_tree_t *g_tree = NULL;
 static _rec_t *g_recs = NULL;
 static int g_n = 0, g_root = -1, g_skipped = 0, g_orphans = 0;
+/* The usable records by address (job usage finds its records there). */
+static _ptr_idx_t *g_ptrs = NULL;
+static int g_np = 0;
+/* Last written values; g_out_ok false until a write-back wrote them all. */
+static _out_t *g_out = NULL;
+static bool g_out_ok = false;
+static time_t g_full_at = 0;
+/* Changed records of one write-back and their fields (g_n entries). */
+typedef struct {
+	int idx;
+	unsigned mask;
+} _dirty_t;
+static _dirty_t *g_dirty = NULL;
 
 /*
  * The answer of _walk_list() for the current pass (bucket_assoc_pass_begin
@@ -100,10 +150,12 @@ static int g_n = 0, g_root = -1, g_skipped = 0, g_orphans = 0;
  */
 static int g_pass_same = -1;
 
-typedef struct {
-	const void *ptr;
-	int idx;
-} _ptr_idx_t;
+/*
+ * Within a pass: g_tree holds every association's usage as it is now,
+ * copied by the decay and the job usage (so the fair-share pass need not
+ * read the records); false outside a pass and whenever a copy was missed.
+ */
+static bool g_fresh = false;
 
 typedef struct {
 	int parent;
@@ -220,60 +272,139 @@ static void _prefetch_usage(const slurmdb_assoc_usage_t *u, int write)
 	}
 }
 
-static void _write_back(const sb_assoc_tree_t *t, _rec_t *recs, int n,
-			int root, const prio_settings_t *conf)
+/* Bit for bit: a NaN is written again, a -0 over a 0 is not skipped. */
+#define SAME(x, y) (((x) == (y)) && (signbit(x) == signbit(y)))
+
+/* The fields of one record a write-back writes (_dirty_t.mask). */
+enum {
+	W_SHARES_NORM = 1 << 0,
+	W_FS_FACTOR = 1 << 1,
+	W_USAGE_EFCTV = 1 << 2,
+	W_USAGE_NORM = 1 << 3,
+	W_LEVEL_FS = 1 << 4,
+	W_ALL = (1 << 5) - 1,
+};
+
+/*
+ * The values the write-back gives record @i into @o, and which fields it
+ * writes (root: usage_efctv, and level_fs but under classic, as
+ * multifactor leaves it). Reads g_tree's result and g_recs only.
+ */
+static unsigned _result(const sb_assoc_result_t *res, int i,
+			long double root_raw, int alg, _out_t *o)
 {
-	long double root_raw = _usage(recs[root].assoc);
-	int i, alg = conf->params.algorithm;
-
-	for (i = 0; i < n; i++) {
-		slurmdb_assoc_usage_t *u = recs[i].usage;
-		sb_assoc_result_t res;
-
-		if (i + PREFETCH_AHEAD < n)
-			_prefetch_usage(recs[i + PREFETCH_AHEAD].usage, 1);
-		if ((recs[i].tree_id < 0) ||
-		    sb_assoc_tree_get_result(t, recs[i].tree_id, &res))
-			continue;
-		if (i == root) {
-			/* multifactor: usage_efctv 1 at start, and Fair
-			 * Tree's NO_VAL Level FS */
-			u->usage_efctv = 1.0;
-			if (alg != SB_FS_CLASSIC)
-				u->level_fs = (long double) NO_VAL;
-			continue;
-		}
-		if (root_raw > 0) {
-			u->usage_norm = _usage(recs[i].assoc) / root_raw;
-			if (u->usage_norm > 1)
-				u->usage_norm = 1;
-		} else {
-			u->usage_norm = 0;
-		}
-		u->shares_norm = res.shares_norm;
-		u->usage_efctv = res.usage_efctv;
-		switch (alg) {
-		case SB_FS_LEVEL_BASED:
-		case SB_FS_FAIR_TREE:
-			u->level_fs = res.level_fs;
-			u->fs_factor = res.is_user ? res.fs_factor : 0;
-			break;
-		default:
-			u->level_fs = 0;
-			u->fs_factor = res.fs_factor;
-			break;
-		}
+	if (i == g_root) {
+		/* multifactor: usage_efctv 1 at start, and Fair Tree's
+		 * NO_VAL Level FS */
+		o->usage_efctv = 1.0;
+		if (alg == SB_FS_CLASSIC)
+			return W_USAGE_EFCTV;
+		o->level_fs = (long double) NO_VAL;
+		return W_USAGE_EFCTV | W_LEVEL_FS;
 	}
+	if (root_raw > 0) {
+		o->usage_norm = g_recs[i].raw / root_raw;
+		if (o->usage_norm > 1)
+			o->usage_norm = 1;
+	} else {
+		o->usage_norm = 0;
+	}
+	o->shares_norm = res->shares_norm;
+	o->usage_efctv = res->usage_efctv;
+	switch (alg) {
+	case SB_FS_LEVEL_BASED:
+	case SB_FS_FAIR_TREE:
+		o->level_fs = res->level_fs;
+		o->fs_factor = res->is_user ? res->fs_factor : 0;
+		break;
+	default:
+		o->level_fs = 0;
+		o->fs_factor = res->fs_factor;
+		break;
+	}
+	return W_ALL;
+}
+
+/*
+ * Write g_tree's results into the records: every value when @all, else
+ * only the fields that differ from what was last written (g_out). Two
+ * sweeps: the first computes and compares (g_tree, g_recs and g_out, in
+ * order; no record), the second writes the changed fields of the
+ * records that have any, prefetching ahead along that list. Returns the
+ * number of records written.
+ */
+static int _write_back(const sb_assoc_tree_t *t, const prio_settings_t *conf,
+		       bool all)
+{
+	long double root_raw = g_recs[g_root].raw;
+	int i, k, nd = 0, alg = conf->params.algorithm;
+
+	for (i = 0; i < g_n; i++) {
+		sb_assoc_result_t res;
+		_out_t *old = &g_out[i], o = *old;
+		unsigned mask = 0, fields;
+
+		if ((g_recs[i].tree_id < 0) || !g_recs[i].usage ||
+		    sb_assoc_tree_get_result(t, g_recs[i].tree_id, &res))
+			continue;
+		fields = _result(&res, i, root_raw, alg, &o);
+		if (all) {
+			mask = W_ALL;
+		} else {
+			if (!SAME(o.shares_norm, old->shares_norm))
+				mask |= W_SHARES_NORM;
+			if (!SAME(o.fs_factor, old->fs_factor))
+				mask |= W_FS_FACTOR;
+			if (!SAME(o.usage_efctv, old->usage_efctv))
+				mask |= W_USAGE_EFCTV;
+			if (!SAME(o.usage_norm, old->usage_norm))
+				mask |= W_USAGE_NORM;
+			if (!SAME(o.level_fs, old->level_fs))
+				mask |= W_LEVEL_FS;
+		}
+		mask &= fields;
+		if (!mask)
+			continue;
+		*old = o;
+		g_dirty[nd].idx = i;
+		g_dirty[nd++].mask = mask;
+	}
+
+	for (k = 0; k < nd; k++) {
+		const _out_t *o = &g_out[g_dirty[k].idx];
+		slurmdb_assoc_usage_t *u = g_recs[g_dirty[k].idx].usage;
+		unsigned mask = g_dirty[k].mask;
+
+		if (k + PREFETCH_AHEAD < nd)
+			_prefetch_usage(
+				g_recs[g_dirty[k + PREFETCH_AHEAD].idx].usage, 1);
+		if (mask & W_SHARES_NORM)
+			u->shares_norm = o->shares_norm;
+		if (mask & W_FS_FACTOR)
+			u->fs_factor = o->fs_factor;
+		if (mask & W_USAGE_EFCTV)
+			u->usage_efctv = o->usage_efctv;
+		if (mask & W_USAGE_NORM)
+			u->usage_norm = o->usage_norm;
+		if (mask & W_LEVEL_FS)
+			u->level_fs = o->level_fs;
+	}
+	return nd;
 }
 
 static void _free_layout(void)
 {
 	if (g_pass_same >= 0)
 		g_pass_same = 0;
+	g_fresh = false;
 	sb_assoc_tree_destroy(g_tree);
 	g_tree = NULL;
 	xfree(g_recs);
-	g_n = 0;
+	xfree(g_ptrs);
+	xfree(g_out);
+	xfree(g_dirty);
+	g_out_ok = false;
+	g_n = g_np = 0;
 	g_root = -1;
 }
 
@@ -319,11 +450,13 @@ static bool _same_list(void)
 extern void bucket_assoc_pass_begin(void)
 {
 	g_pass_same = _walk_list();
+	g_fresh = false;
 }
 
 extern void bucket_assoc_pass_end(void)
 {
 	g_pass_same = -1;
+	g_fresh = false;
 }
 
 /* Build g_tree and g_recs from assoc_mgr. */
@@ -411,6 +544,11 @@ static int _build_layout(void)
 
 	g_tree = t;
 	g_recs = recs;
+	g_ptrs = ptrs;
+	g_np = np;
+	g_out = xcalloc(n, sizeof(*g_out));
+	g_dirty = xcalloc(n, sizeof(*g_dirty));
+	g_out_ok = false;
 	g_n = n;
 	g_root = root;
 	g_skipped = skipped;
@@ -418,7 +556,6 @@ static int _build_layout(void)
 	if (g_pass_same >= 0)
 		g_pass_same = 1;
 	xfree(keys);
-	xfree(ptrs);
 	return SLURM_SUCCESS;
 fail:
 	sb_assoc_tree_destroy(t);
@@ -456,10 +593,10 @@ static int _refresh_usage(void)
 			continue;
 		if (r->usage->parent_assoc_ptr != r->parent_ptr)
 			return 1;
+		r->raw = _usage(a);
 		if (r->tree_id < 0)
 			continue;
-		if (sb_assoc_tree_set_usage(g_tree, r->tree_id,
-					    _usage(a)) < 0) {
+		if (sb_assoc_tree_set_usage(g_tree, r->tree_id, r->raw) < 0) {
 			error(BUCKET_PFX "cannot set the usage of association %u: %m",
 			      r->id);
 			return -1;
@@ -468,11 +605,55 @@ static int _refresh_usage(void)
 	return 0;
 }
 
+/*
+ * Is @r's record still what the layout was built from (id, shares, usage
+ * and parent pointers)? Reads only what the decay's lines hold.
+ */
+static bool _rec_same(const _rec_t *r)
+{
+	const slurmdb_assoc_rec_t *a = r->assoc;
+
+	if ((a->id != r->id) || (a->shares_raw != r->shares_raw) ||
+	    (a->usage != r->usage))
+		return false;
+	return !r->usage || (r->usage->parent_assoc_ptr == r->parent_ptr);
+}
+
+/*
+ * With DebugFlags=Priority: is the usage the decay and the job usage
+ * copied into g_tree what the records hold? The copy is what the pass
+ * trusts instead of reading them; this reads them all (what the copy
+ * saves) to prove it. Logs and returns the number that differ.
+ */
+static int _check_copy(void)
+{
+	int i, bad = 0;
+
+	for (i = 0; i < g_n; i++) {
+		const _rec_t *r = &g_recs[i];
+
+		if (!_rec_same(r) ||
+		    (r->usage && !SAME(r->raw, _usage(r->assoc)))) {
+			if (!bad++)
+				error(BUCKET_PFX "association %u: the usage copied in this pass (%Lf) is not its record's (%Lf)",
+				      r->id, r->raw,
+				      r->usage ? _usage(r->assoc) : 0.0L);
+		}
+	}
+	if (bad)
+		error(BUCKET_PFX "%d associations' usage copied in this pass differ from their records", bad);
+	else
+		log_flag(PRIO, "the usage copied in this pass is every record's (%d associations)",
+			 g_n);
+	return bad;
+}
+
 extern int bucket_assoc_compute(const prio_settings_t *conf)
 {
 	const char *alg_name;
-	bool rebuilt = false;
-	int crc = -1, rc;
+	bool rebuilt = false, all, copied = false;
+	int crc = -1, rc, written;
+	time_t now;
 	DEF_TIMERS;
 
 	if (!conf || !assoc_mgr_assoc_list || !assoc_mgr_root_assoc ||
@@ -480,7 +661,14 @@ extern int bucket_assoc_compute(const prio_settings_t *conf)
 		return SLURM_ERROR;
 	START_TIMER;
 
-	rc = _same_list() ? _refresh_usage() : 1;
+	/* the decay of this pass copied every usage in: nothing to read */
+	if (g_fresh && (g_pass_same == 1)) {
+		rc = 0;
+		copied = true;
+		if ((slurm_conf.debug_flags & DEBUG_FLAG_PRIO) && _check_copy())
+			rc = 1;		/* rebuilt and read, as without a copy */
+	} else
+		rc = _same_list() ? _refresh_usage() : 1;
 	if (rc == 1) {
 		if (_build_layout() != SLURM_SUCCESS)
 			return SLURM_ERROR;
@@ -501,12 +689,21 @@ extern int bucket_assoc_compute(const prio_settings_t *conf)
 		      alg_name ? alg_name : "?");
 		return SLURM_ERROR;
 	}
-	_write_back(g_tree, g_recs, g_n, g_root, conf);
+	now = time(NULL);
+	all = !g_out_ok || (now - g_full_at >= FULL_WRITE_PERIOD) ||
+		(now < g_full_at);
+	written = _write_back(g_tree, conf, all);
+	if (all) {
+		g_out_ok = true;
+		g_full_at = now;
+	}
 	END_TIMER;
-	log_flag(PRIO, "%s fair-share pass over %d associations (%d users, %d left out, %d orphans%s) took %ld usec",
+	log_flag(PRIO, "%s fair-share pass over %d associations (%d users, %d left out, %d orphans%s; usage %s; %d written%s) took %ld usec",
 		 alg_name ? alg_name : "?", sb_assoc_tree_count(g_tree),
 		 sb_assoc_tree_users(g_tree), g_skipped, g_orphans,
-		 rebuilt ? ", tree rebuilt" : "", SB_DELTA_TIMER);
+		 rebuilt ? ", tree rebuilt" : "",
+		 (copied && !rebuilt) ? "copied by the decay" : "read",
+		 written, all ? ", all" : "", SB_DELTA_TIMER);
 	return SLURM_SUCCESS;
 }
 
@@ -531,6 +728,7 @@ static void _scale_assoc(slurmdb_assoc_rec_t *a, double d)
 
 extern void bucket_assoc_scale_usage(double d)
 {
+	bool copy = (g_pass_same == 1), same = true;
 	int i;
 
 	if (!assoc_mgr_assoc_list)
@@ -550,9 +748,15 @@ extern void bucket_assoc_scale_usage(double d)
 	 * record's pointers, then its usage, then the usage's TRES array,
 	 * each loaded only once the stage before brought its line in. Only
 	 * the record's own usage pointers are followed: g_recs' copies may
-	 * be stale.
+	 * be stale. Within a pass (@copy), each record is also compared
+	 * with the layout and its decayed usage copied into g_tree, while
+	 * its lines are in cache: the fair-share pass after it then reads
+	 * no record. id sits near leaf_usage, shares_raw next to usage,
+	 * parent_assoc_ptr near grp_used_wall: the check costs few lines
+	 * the decay does not load anyway.
 	 */
 	for (i = 0; i < g_n; i++) {
+		_rec_t *r = &g_recs[i];
 		slurmdb_assoc_rec_t *a;
 		slurmdb_assoc_usage_t *u;
 
@@ -560,19 +764,59 @@ extern void bucket_assoc_scale_usage(double d)
 			a = g_recs[i + 3 * PREFETCH_AHEAD].assoc;
 			__builtin_prefetch(&a->usage);
 			__builtin_prefetch(&a->leaf_usage);
+			if (copy) {
+				__builtin_prefetch(&a->id);
+				__builtin_prefetch(&a->shares_raw);
+			}
 		}
 		if ((i + 2 * PREFETCH_AHEAD < g_n) &&
 		    (u = g_recs[i + 2 * PREFETCH_AHEAD].assoc->usage)) {
 			__builtin_prefetch(&u->grp_used_wall, 1);
 			__builtin_prefetch(&u->usage_raw, 1);
+			if (copy)
+				__builtin_prefetch(&u->parent_assoc_ptr);
 		}
 		if ((i + PREFETCH_AHEAD < g_n) &&
 		    (u = g_recs[i + PREFETCH_AHEAD].assoc->usage) &&
 		    u->usage_tres_raw)
 			__builtin_prefetch(u->usage_tres_raw, 1);
 
-		_scale_assoc(g_recs[i].assoc, d);
+		_scale_assoc(r->assoc, d);
+		if (!copy || !same)
+			continue;
+		if (!_rec_same(r)) {
+			/* the pass will rebuild the layout, reading all */
+			same = false;
+			continue;
+		}
+		if (!r->usage)
+			continue;
+		r->raw = _usage(r->assoc);
+		if ((r->tree_id >= 0) &&
+		    (sb_assoc_tree_set_usage(g_tree, r->tree_id, r->raw) < 0))
+			same = false;
 	}
+	g_fresh = copy && same;
+}
+
+extern void bucket_assoc_usage_added(slurmdb_assoc_rec_t *assoc)
+{
+	_rec_t *r;
+	int i;
+
+	if (!g_fresh)
+		return;
+	i = _find(g_ptrs, g_np, assoc);
+	if ((i < 0) || (g_recs[i].usage != assoc->usage)) {
+		/* not the layout's: the fair-share pass reads every record */
+		g_fresh = false;
+		return;
+	}
+	r = &g_recs[i];
+	r->raw = _usage(assoc);
+	if ((r->tree_id >= 0) &&
+	    (sb_assoc_tree_set_usage(g_tree, r->tree_id, r->raw) < 0))
+		g_fresh = false;
 }
 
 extern void bucket_assoc_set_usage(slurmdb_assoc_rec_t *assoc)

@@ -383,6 +383,8 @@ static void _job_usage(job_record_t *job_ptr, time_t start_period,
 	     a = a->usage->parent_assoc_ptr) {
 		a->usage->grp_used_wall += run_secs;
 		a->usage->usage_raw += (long double) usage;
+		if (assoc_locked)
+			bucket_assoc_usage_added(a);
 		if (limits) {
 			_add_tres_raw(a->usage->usage_tres_raw,
 				      a->usage->tres_cnt, tres_decay, n);

@@ -112,9 +112,11 @@ extern void prio_settings_fini(void);
 /* ---- bucket_assoc.c: assoc_mgr <-> common/ ---------------------------- */
 
 /*
- * Rebuild the common/ association tree from assoc_mgr, compute fair share
- * with @conf's algorithm and write shares_norm, usage_norm, usage_efctv,
- * level_fs and fs_factor back into every association. Caller holds the
+ * Rebuild the common/ association tree from assoc_mgr (when its list or
+ * a record's layout changed), compute fair share with @conf's algorithm
+ * and write shares_norm, usage_norm, usage_efctv, level_fs and fs_factor
+ * back into every association whose values changed since they were last
+ * written (all of them once a minute). Caller holds the
  * assoc_mgr assoc WRITE lock. Returns SLURM_SUCCESS or SLURM_ERROR (the
  * old values are kept, the error is logged).
  */
@@ -136,9 +138,18 @@ extern void bucket_assoc_pass_end(void);
 
 /*
  * Multiply every association's usage (and leaf usage) by @d: decay, or
- * with d = 0 a reset. Caller holds the assoc WRITE lock. O(n).
+ * with d = 0 a reset. Caller holds the assoc WRITE lock. O(n). Within a
+ * pass it also copies every usage into the fair-share tree, so that
+ * bucket_assoc_compute() reads no record.
  */
 extern void bucket_assoc_scale_usage(double d);
+
+/*
+ * @assoc's usage_raw changed within a pass, after the decay (a running
+ * job's usage): copy it into the fair-share tree. Caller holds the
+ * assoc WRITE lock. O(log n).
+ */
+extern void bucket_assoc_usage_added(slurmdb_assoc_rec_t *assoc);
 
 /* Release what the conversion keeps between passes. */
 extern void bucket_assoc_fini(void);
