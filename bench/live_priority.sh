@@ -28,6 +28,19 @@
 #   SB_BENCH_PERF    a directory: perf profiles (software clock, call
 #                    graphs) of priority/bucket's decay thread, one per
 #                    algorithm, are written there as perf-bucket-ALG.txt
+#                    (first round only)
+#   SB_BENCH_ROUNDS  rounds (default 1): each round measures
+#                    priority/bucket (every algorithm) then
+#                    priority/multifactor, slurmctld restarted on each
+#                    switch, so that a change in the machine's load shows
+#                    as a difference between rounds rather than between
+#                    plugins; a RESULT line per plugin and round
+#   SB_BENCH_USAGE   1: every user association starts with a usage of its
+#                    own (1,000 to 97,000 s, written into slurmctld's
+#                    assoc_usage state file before it starts), so that
+#                    every pass's decay changes every association's
+#                    usage and fair-share values, as on a busy cluster
+#                    (default 0: every usage 0, as sacctmgr leaves it)
 #   SB_BENCH_SSHARE  runs of 'sshare -a' timed per plugin (default 5;
 #                    0 skips it: at 100,000 associations one takes
 #                    minutes under either plugin, in the sshare client:
@@ -52,12 +65,14 @@
 #                 median of 5
 # priority/multifactor cannot run more often than once a minute, so its
 # part takes a few minutes; its first pass (at start) is not counted.
-# Last line: RESULT lines, one per plugin and algorithm.
+# Last lines: RESULT lines, one per plugin, algorithm and round.
 . "$(dirname "$0")/../testsuite/cluster/harness.sh"
 
 NACCT=${1:-100}
 NUSER=${2:-100}
 PASSES=${SB_BENCH_PASSES:-10}
+ROUNDS=${SB_BENCH_ROUNDS:-1}
+USAGE=${SB_BENCH_USAGE:-0}
 LOAD=${SB_BENCH_LOAD:-sql}
 ALGS=${SB_BENCH_ALGS:-level_based fair_tree}
 MF_SO=$SB_SLURM_LIBDIR/priority_multifactor.so
@@ -166,6 +181,37 @@ sacctmgr) _load_sacctmgr ;;
 esac
 sb_say "$LOAD: $NACCT accounts and $total user associations in $((SECONDS - t0)) s"
 
+# SB_BENCH_USAGE=1: slurmctld's assoc_usage state file (what
+# load_assoc_usage() reads at start: a 16-bit protocol version, the time,
+# then per association its id, usage_raw as text, its TRES usage (none)
+# and its group wall time, big-endian) with a usage for every user
+# association; slurmctld adds each to the ancestors itself. The version is
+# the one the stopped slurmctld just wrote there.
+_load_usage() {
+	local c=${SB_NAME//[^a-z0-9]/} f=$SB_DIR/state/ctld/assoc_usage
+	sb_ctld_stop
+	[ -s "$f" ] || { echo "not ok - no $f to take the version from"; exit 1; }
+	mariadb --socket="$SB_MYSQL_SOCK" -N slurm_acct_db \
+		-e "SELECT id_assoc FROM \`${c}_assoc_table\` WHERE \`user\` LIKE 'benchu%'" |
+		perl -e '
+			open(my $h, "<", $ARGV[0]) or die; binmode $h;
+			read($h, my $ver, 2) == 2 or die; close $h;
+			binmode STDOUT;
+			print $ver, pack("Q>", time);
+			while (my $id = <STDIN>) {
+				chomp $id;
+				my $u = sprintf("%.6f", 1000 * (1 + ($id * 37) % 97));
+				print pack("N", $id), pack("N", length($u) + 1), $u, "\0",
+					pack("N", 0), pack("N", 0);
+			}' "$f" >"$f.new" && mv "$f.new" "$f" ||
+		{ echo "not ok - writing $f"; exit 1; }
+	sb_ctld_start 600 || { echo "not ok - slurmctld with the usage"; exit 1; }
+}
+if [ "$USAGE" = 1 ]; then
+	_load_usage
+	sb_say "usage: every user association's set in assoc_usage"
+fi
+
 # 100 pending jobs (they begin in two hours) for sprio.
 cd "$SB_DIR/jobs" || exit 1
 for ((j = 0; j < 100; j++)); do
@@ -238,17 +284,42 @@ _probe_median() {
 	[ -n "$probe_pid" ] || { echo "?"; return; }
 	_probe_times "$1" | _median | awk '{ printf "%.2f", $1 }'
 }
+_probe_max() {
+	[ -n "$probe_pid" ] || { echo "?"; return; }
+	_probe_times "$1" | sort -n | tail -1 | awk '{ printf "%.2f", $1 }'
+}
 
-# ---- priority/bucket ---------------------------------------------------------
-results=()
-for alg in $ALGS; do
-	if ! grep -q "^PriorityParameters=algorithm=$alg," "$SLURM_CONF"; then
+# ---- the plugins, round after round ---------------------------------------
+# slurmctld with priority/bucket and algorithm $1, or with
+# priority/multifactor ($1 = mf); restarted only when that changes.
+# Without DebugFlags=Priority for multifactor: it then logs every
+# association on every pass, which would be measured too. priority/bucket
+# gets it only to see its first pass in the log, and loses it before it
+# is measured.
+_switch() {
+	local want
+	if [ "$1" = mf ]; then
+		grep -q '^PriorityType=priority/multifactor' "$SLURM_CONF" && return 0
 		sb_ctld_stop
-		sed -i "s|^PriorityParameters=.*|PriorityParameters=algorithm=$alg,calc_period=1|" "$SLURM_CONF"
-		sb_ctld_start 600 || { echo "not ok - slurmctld with algorithm=$alg"; exit 1; }
+		sed -i 's|^PriorityType=.*|PriorityType=priority/multifactor|; /^DebugFlags=/d' "$SLURM_CONF"
+		want="priority/multifactor"
+	else
+		grep -q '^PriorityType=priority/bucket' "$SLURM_CONF" &&
+			grep -q "^PriorityParameters=algorithm=$1," "$SLURM_CONF" &&
+			grep -q '^DebugFlags=Priority' "$SLURM_CONF" && return 0
+		sb_ctld_stop
+		sed -i "s|^PriorityType=.*|PriorityType=priority/bucket|; s|^PriorityParameters=.*|PriorityParameters=algorithm=$1,calc_period=1|; /^DebugFlags=/d" "$SLURM_CONF"
+		echo "DebugFlags=Priority" >>"$SLURM_CONF"
+		want="priority/bucket $1"
 	fi
+	sb_ctld_start 600 || { echo "not ok - slurmctld with $want"; exit 1; }
+}
+
+_bench_bucket() {	# ALG ROUND
+	local alg=$1 round=$2 n0 tid c0 c1 n thread pass pmax walk sprio_ms sshare_ms
+	_switch "$alg"
 	n0=$(_passes)
-	sb_check "priority/bucket $alg: a pass over every association" sb_wait_for 600 _at_least $((n0 + 1))
+	sb_check "priority/bucket $alg round $round: a pass over every association" sb_wait_for 600 _at_least $((n0 + 1))
 	tid=$(_tid bucket_decay)
 	# measured as multifactor is, without debug logging: DebugFlags=
 	# Priority formats a line per job and pass, which multifactor's
@@ -263,8 +334,9 @@ for alg in $ALGS; do
 	n=$(_probe_count bucket_assoc_compute)
 	thread=$(awk -v c="$((c1 - c0))" -v n="$n" 'BEGIN { printf "%.2f", n ? c / n / 1e6 : 0 }')
 	pass=$(_probe_median bucket_assoc_compute)
+	pmax=$(_probe_max bucket_assoc_compute)
 	walk=$(_probe_median bucket_assoc_pass_begin)
-	if [ -n "${SB_BENCH_PERF:-}" ] && command -v perf >/dev/null; then
+	if [ "$round" = 1 ] && [ -n "${SB_BENCH_PERF:-}" ] && command -v perf >/dev/null; then
 		mkdir -p "$SB_BENCH_PERF"
 		perf record -q -F 999 -g -t "$tid" -o "$SB_DIR/perf-$alg.data" \
 			-- sleep 20 >/dev/null 2>&1
@@ -274,52 +346,52 @@ for alg in $ALGS; do
 	fi
 	sprio_ms=$(_lat sprio)
 	sshare_ms=$(_sshare_lat)
-	results+=("RESULT priority/bucket $alg $total $pass $thread $sprio_ms $sshare_ms $walk")
-	sb_say "priority/bucket $alg: fair-share pass $pass ms (+ list check $walk ms), decay thread $thread ms CPU per pass"
-done
-
-if [ "${SB_BENCH_MF:-1}" = 0 ]; then
-	printf '%s\n' "${results[@]}"
-	sb_cluster_stop
-	exit 0
-fi
-
-# ---- priority/multifactor (Fair Tree) on the same tree -----------------------
-# Without DebugFlags=Priority: multifactor then logs every association on
-# every pass, which would be measured too.
-sb_ctld_stop
-sed -i 's|^PriorityType=.*|PriorityType=priority/multifactor|; /^DebugFlags=/d' "$SLURM_CONF"
-sb_ctld_start 600 || { echo "not ok - slurmctld with priority/multifactor"; exit 1; }
-_mf_started() { [ -n "$(_tid decay)" ]; }
-sb_wait_for 30 _mf_started
-tid=$(_tid decay)
-
-_probe_start "$MF_SO" fair_tree_decay
+	results+=("RESULT priority/bucket $alg $total $pass $thread $sprio_ms $sshare_ms $walk $round")
+	sb_say "round $round: priority/bucket $alg: fair-share pass $pass ms (max $pmax of $n passes; + list check $walk ms), decay thread $thread ms CPU per pass"
+}
 
 # A pass every PriorityCalcPeriod (1 minute at least): a burst of CPU time
 # of the decay thread, seen by polling its schedstat. The first burst (at
 # start) is skipped; the next two are measured.
-bursts=()
-prev=$(_cpu_ns "$tid"); acc=0; seen=0; s0=$SECONDS
-while [ ${#bursts[@]} -lt 2 ] && [ $((SECONDS - s0)) -lt 400 ]; do
-	sleep 0.2
-	cur=$(_cpu_ns "$tid") || break
-	if [ "$cur" -gt "$prev" ]; then
-		acc=$((acc + cur - prev))
-	elif [ "$acc" -gt 0 ]; then
-		[ "$seen" -gt 0 ] && bursts+=("$acc")
-		seen=$((seen + 1)); acc=0
-	fi
-	prev=$cur
+_mf_started() { [ -n "$(_tid decay)" ]; }
+_bench_mf() {	# ROUND
+	local round=$1 tid bursts prev cur acc seen s0 mf_thread mf_pass sprio_ms sshare_ms
+	_switch mf
+	sb_wait_for 30 _mf_started
+	tid=$(_tid decay)
+	_probe_start "$MF_SO" fair_tree_decay
+	bursts=()
+	prev=$(_cpu_ns "$tid"); acc=0; seen=0; s0=$SECONDS
+	while [ ${#bursts[@]} -lt 2 ] && [ $((SECONDS - s0)) -lt 400 ]; do
+		sleep 0.2
+		cur=$(_cpu_ns "$tid") || break
+		if [ "$cur" -gt "$prev" ]; then
+			acc=$((acc + cur - prev))
+		elif [ "$acc" -gt 0 ]; then
+			[ "$seen" -gt 0 ] && bursts+=("$acc")
+			seen=$((seen + 1)); acc=0
+		fi
+		prev=$cur
+	done
+	mf_thread=$(printf '%s\n' "${bursts[@]}" | awk '{ s += $1; n++ } END { if (n) printf "%.2f", s / n / 1e6; else print "?" }')
+	_probe_stop
+	mf_pass=$(_probe_median fair_tree_decay)
+	sprio_ms=$(_lat sprio)
+	sshare_ms=$(_sshare_lat)
+	results+=("RESULT priority/multifactor fair_tree $total $mf_pass $mf_thread $sprio_ms $sshare_ms - $round")
+	sb_say "round $round: priority/multifactor fair_tree: fair-share pass $mf_pass ms, decay thread $mf_thread ms CPU per pass"
+}
+
+results=()
+for ((round = 1; round <= ROUNDS; round++)); do
+	for alg in $ALGS; do
+		_bench_bucket "$alg" "$round"
+	done
+	[ "${SB_BENCH_MF:-1}" = 0 ] || _bench_mf "$round"
 done
-mf_thread=$(printf '%s\n' "${bursts[@]}" | awk '{ s += $1; n++ } END { if (n) printf "%.2f", s / n / 1e6; else print "?" }')
-_probe_stop
-mf_pass=$(_probe_median fair_tree_decay)
-sprio_ms=$(_lat sprio)
-sshare_ms=$(_sshare_lat)
-results+=("RESULT priority/multifactor fair_tree $total $mf_pass $mf_thread $sprio_ms $sshare_ms -")
 
 echo "# $total user associations ($NACCT accounts x $NUSER users), loaded by $LOAD"
-echo "# RESULT plugin algorithm associations fs_pass_ms decay_thread_ms_per_pass sprio_ms sshare_a_ms list_check_ms"
+echo "# usage: $([ "$USAGE" = 1 ] && echo "every user association's set (SB_BENCH_USAGE=1)" || echo 0); $ROUNDS round(s)"
+echo "# RESULT plugin algorithm associations fs_pass_ms decay_thread_ms_per_pass sprio_ms sshare_a_ms list_check_ms round"
 printf '%s\n' "${results[@]}"
 sb_cluster_stop
