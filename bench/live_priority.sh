@@ -245,14 +245,28 @@ _at_least() { [ "$(_passes)" -ge "$1" ]; }
 # Calls of FUNC... in SO timed by perf uprobes on their entry and return
 # (the probes are the machine's, not the process': removed again at once).
 PROBE_DATA=
+# uprobes live in tracefs. The chroot of a series (build-aux/sb-chroot)
+# has /sys but not the tracefs mounted on the host's /sys/kernel/tracing:
+# mount it there, in the chroot's own mount namespace.
+_probe_ready() {
+	if ! command -v perf >/dev/null; then
+		sb_say "no perf here: the fs pass is not timed (apt-get install linux-perf${SB_IN_CHROOT:+, in the chroot})"
+		return 1
+	fi
+	[ -e /sys/kernel/tracing/uprobe_events ] ||
+		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+	[ -e /sys/kernel/tracing/uprobe_events ] && return 0
+	sb_say "no tracefs at /sys/kernel/tracing: the fs pass is not timed"
+	return 1
+}
 _probe_start() {	# SO FUNC...
 	local so=$1 f
 	shift
 	PROBE_GRP=probe_$(basename "$so" .so | tr -c 'a-zA-Z0-9_\n' _)
 	PROBE_DATA=$SB_DIR/probe-$1.data
 	probe_pid=
+	_probe_ready || return 0
 	perf probe -q -d "$PROBE_GRP:*" >/dev/null 2>&1
-	command -v perf >/dev/null || return 0
 	for f in "$@"; do
 		perf probe -q -x "$so" --add "$f" 2>/dev/null &&
 			perf probe -q -x "$so" --add "$f%return" 2>/dev/null ||
