@@ -325,21 +325,10 @@ out:
  */
 static void _backfill_step(_expl_t *e)
 {
-	const sbw_live_t *lv = &e->m->lv;
-	int64_t res = lv->bf_resolution, end;
-	size_t k;
-
 	e->bf_start = e->start;
-	if (!e->planned || e->start <= lv->now)
-		return;
-	for (k = 0; k < lv->nresv; k++) {
-		end = lv->resv[k].end;
-		if ((int) k == e->j->resv || end != e->start ||
-		    sb_bitmap_intersects(lv->resv[k].nodes, e->nodes) != 1)
-			continue;
-		e->bf_start = (end + res - 1) / res * res + 1;
-		e->bf_resv = lv->resv[k].name;
-	}
+	if (e->planned)
+		e->bf_start = sbw_backfill_step(&e->m->lv, e->j, e->start,
+						e->nodes, &e->bf_resv);
 }
 
 /* The running jobs on @nodes. */

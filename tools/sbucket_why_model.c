@@ -236,3 +236,25 @@ char *sbw_hostlist(const sbw_live_t *lv, const sb_bitmap_t *b)
 }
 
 /* "2 CPUs, 2000 MB, thin, gpu:2" for a bucket's nodes. */
+
+int64_t sbw_backfill_step(const sbw_live_t *lv, const sbw_job_t *j,
+			  int64_t start, const sb_bitmap_t *nodes,
+			  const char **resv)
+{
+	int64_t res = lv->bf_resolution > 0 ? lv->bf_resolution : 1, end;
+	int64_t bf = start;
+	size_t k;
+
+	if (start <= lv->now)
+		return start;
+	for (k = 0; k < lv->nresv; k++) {
+		end = lv->resv[k].end;
+		if ((int) k == j->resv || end != start ||
+		    sb_bitmap_intersects(lv->resv[k].nodes, nodes) != 1)
+			continue;
+		bf = (end + res - 1) / res * res + 1;
+		if (resv)
+			*resv = lv->resv[k].name;
+	}
+	return bf;
+}

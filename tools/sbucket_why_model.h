@@ -74,4 +74,15 @@ sb_bitmap_t *sbw_union(const sb_placement_t *pl, size_t n);
 /* The names of @b as a sorted hostlist, to free(); NULL on ENOMEM. */
 char *sbw_hostlist(const sbw_live_t *lv, const sb_bitmap_t *b);
 
+/*
+ * Where backfill shows a start @start of @j on @nodes: when a reservation
+ * on those nodes (not j's) ends exactly then, backfill asks WILL_RUN
+ * again one step later (backfill.c: the end rounded up to bf_resolution,
+ * plus one second), so the start shows there; that reservation's name
+ * into *@resv (when not NULL). Otherwise @start. O(R N / 64).
+ */
+int64_t sbw_backfill_step(const sbw_live_t *lv, const sbw_job_t *j,
+			  int64_t start, const sb_bitmap_t *nodes,
+			  const char **resv);
+
 #endif /* SBUCKET_WHY_MODEL_H */
