@@ -82,7 +82,7 @@ static void _w(_waits_t *w, _wait_t x)
 
 static void _waits(const sbf_plan_t *p, const sbf_job_t *f, _waits_t *w)
 {
-	const sbw_model_t *m = &p->m;
+	const sbw_model_t *m = p->m;
 	const sbw_live_t *lv = &m->lv;
 	const sb_qp_result_t *r = &f->r;
 	size_t i, k, n, *idx;
@@ -229,7 +229,7 @@ static const char *const _wnames[] = {
 
 static void _json_waits(const sbf_plan_t *p, const _waits_t *w)
 {
-	const sbw_live_t *lv = &p->m.lv;
+	const sbw_live_t *lv = &p->m->lv;
 	size_t i;
 
 	putchar('[');
@@ -280,7 +280,7 @@ static void _json_waits(const sbf_plan_t *p, const _waits_t *w)
 static void _text_waits(const sbf_plan_t *p, const sbf_job_t *f,
 			const _waits_t *w)
 {
-	const sbw_live_t *lv = &p->m.lv;
+	const sbw_live_t *lv = &p->m->lv;
 	char t[32];
 	size_t i;
 
@@ -380,7 +380,7 @@ static bool _shown(const sbf_plan_t *p, const sbf_job_t *f,
 		   const _filter_t *flt)
 {
 	const sbw_job_t *j = f->job;
-	const sbw_live_t *lv = &p->m.lv;
+	const sbw_live_t *lv = &p->m->lv;
 
 	if (flt->user && (!j->user || strcmp(j->user, flt->user)))
 		return false;
@@ -411,7 +411,7 @@ static int _by_start(const void *pa, const void *pb)
 
 static void _print(const sbf_plan_t *p, const _filter_t *flt, bool json)
 {
-	const sbw_live_t *lv = &p->m.lv;
+	const sbw_live_t *lv = &p->m->lv;
 	const sbf_job_t **v = calloc(p->njobs + 1, sizeof(*v));
 	size_t i, n = 0;
 	_waits_t *w = malloc(sizeof(*w));

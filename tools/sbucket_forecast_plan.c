@@ -118,7 +118,7 @@ static const char *const _dep_types[] = {
  */
 static int _deps(sbf_plan_t *p, sbf_job_t *f)
 {
-	sbw_live_t *lv = &p->m.lv;
+	sbw_live_t *lv = &p->m->lv;
 	const char *v = sb_record_value(f->job->rec, "Dependency");
 	char *s, *tok, *save = NULL;
 	size_t i;
@@ -201,7 +201,7 @@ static int _qdeps(sbf_plan_t *p, sbf_job_t *f, const size_t *qidx)
 
 		q->kind = dp->kind;
 		q->job = SIZE_MAX;
-		q->at = p->m.lv.now;
+		q->at = p->m->lv.now;
 		if (o && o->planned) {
 			q->job = qidx[o - p->jobs];
 		} else if (o) {
@@ -223,7 +223,7 @@ static int _qdeps(sbf_plan_t *p, sbf_job_t *f, const size_t *qidx)
 /* What each running job uses of its nodes, and the reservations. */
 static int _uses(sbf_plan_t *p)
 {
-	sbw_live_t *lv = &p->m.lv;
+	sbw_live_t *lv = &p->m->lv;
 	size_t i;
 	int64_t k;
 
@@ -269,7 +269,7 @@ static int _uses(sbf_plan_t *p)
 /* One WILL_RUN plan per reservation a whole-node job runs in. */
 static int _plans(sbf_plan_t *p)
 {
-	sbw_model_t *m = &p->m;
+	sbw_model_t *m = p->m;
 	sbw_live_t *lv = &m->lv;
 	size_t i;
 
@@ -309,7 +309,7 @@ fail:
 /* @f as a job of the queue plan (f->planned false: no start, why). */
 static int _job(sbf_plan_t *p, sbf_job_t *f)
 {
-	sbw_model_t *m = &p->m;
+	sbw_model_t *m = p->m;
 	sbw_live_t *lv = &m->lv;
 	sbw_job_t *j = f->job;
 	sb_qp_job_t *q = &f->qj;
@@ -358,13 +358,7 @@ static int _job(sbf_plan_t *p, sbf_job_t *f)
 
 int sbf_plan(sbf_plan_t *p)
 {
-	sbw_model_t *m = &p->m;
-	sbw_live_t *lv = &m->lv;
-	sb_qp_job_t *qjobs = NULL;
-	sb_qp_result_t *res = NULL;
-	size_t *qidx = NULL, i, nq = 0;
-	bool limits = false;
-	int rc = -1;
+	sbw_live_t *lv = &p->own.lv;
 
 	memset(p, 0, sizeof(*p));
 	if (sbw_live_read(lv) < 0)
@@ -375,8 +369,21 @@ int sbf_plan(sbf_plan_t *p)
 		       "only.\n", lv->select_type);
 		return 1;
 	}
-	if (sbw_model_build(m) < 0)
+	if (sbw_model_build(&p->own) < 0)
 		return -1;
+	return sbf_plan_run(p, &p->own);
+}
+
+int sbf_plan_run(sbf_plan_t *p, sbw_model_t *m)
+{
+	sbw_live_t *lv = &m->lv;
+	sb_qp_job_t *qjobs = NULL;
+	sb_qp_result_t *res = NULL;
+	size_t *qidx = NULL, i, nq = 0;
+	bool limits = false;
+	int rc = -1;
+
+	p->m = m;
 	if (!(p->jobs = calloc(lv->njobs + 1, sizeof(*p->jobs))))
 		return _oom();
 	for (i = 0; i < lv->njobs; i++)
@@ -427,6 +434,7 @@ int sbf_plan(sbf_plan_t *p)
 		if (!f->planned)
 			continue;
 		f->r = res[qidx[i]];
+		f->plan_start = f->r.start;
 		if (f->r.never)
 			continue;
 		/* where backfill shows it ('sbucket why' shows the same) */
@@ -464,5 +472,5 @@ void sbf_plan_fini(sbf_plan_t *p)
 	free(p->plan_of_resv);
 	sb_limit_plan_destroy(p->lp);
 	sbw_limits_free(p->lim);
-	sbw_model_fini(&p->m);
+	sbw_model_fini(&p->own);
 }

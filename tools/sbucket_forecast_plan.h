@@ -44,7 +44,9 @@ typedef struct {
 	bool planned;			/* in the queue plan */
 	char no_start[256];		/* why no start, "" when it has one */
 	sb_qp_job_t qj;
-	sb_qp_result_t r;		/* valid when planned */
+	sb_qp_result_t r;		/* valid when planned; r.start and
+					 * r.end where backfill shows them */
+	int64_t plan_start;		/* the queue plan's own start */
 	sb_qp_dep_t *qdeps;
 	sbf_dep_t *deps;
 	size_t ndeps;
@@ -53,7 +55,8 @@ typedef struct {
 } sbf_job_t;
 
 typedef struct {
-	sbw_model_t m;
+	sbw_model_t *m;			/* own, or the caller's */
+	sbw_model_t own;
 	sbf_job_t *jobs;		/* pending jobs, backfill's order */
 	size_t njobs;
 	sbw_limits_t *lim;		/* NULL: no limit is in the way */
@@ -73,6 +76,14 @@ typedef struct {
  */
 int sbf_plan(sbf_plan_t *p);
 
+/*
+ * Plan the pending queue of model @m (read and built by the caller, who
+ * keeps it: sbucket why) into @p (zeroed by the caller). 0, or -1 after
+ * printing one error line.
+ */
+int sbf_plan_run(sbf_plan_t *p, sbw_model_t *m);
+
+/* Release @p (and its own model, not a caller's). */
 void sbf_plan_fini(sbf_plan_t *p);
 
 /* The pending job of @p that is @j, or NULL. O(jobs). */

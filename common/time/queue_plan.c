@@ -195,6 +195,8 @@ static bool _base_match(const sb_qplan_t *q, const sb_qp_job_t *j, size_t i)
 		return false;
 	if (j->req->excluded && sb_bitmap_test(j->req->excluded, i) == 1)
 		return false;
+	if (j->req->required && sb_bitmap_test(j->req->required, i) != 1)
+		return false;
 	return sb_chunk_match(&q->nodes[i], j->req, &j->req->chunks[0],
 			      NULL) == 1;
 }
@@ -214,6 +216,8 @@ static int _base_earliest(const sb_qplan_t *q, const sb_qp_job_t *j,
 	size_t i, k, nc = 0, cap = 16;
 	int rc = -1;
 
+	if (j->req->required && sb_bitmap_count(j->req->required) > need)
+		need = sb_bitmap_count(j->req->required);
 	if (!(cand = malloc(cap * sizeof(*cand))))
 		goto oom;
 	cand[nc++] = t;
@@ -343,7 +347,7 @@ static int _plan_one(sb_qplan_t *q, const sb_qp_job_t *jobs, size_t i,
 	int rc = -1;
 
 	memset(&res, 0, sizeof(res));
-	r->start = r->end = -1;
+	r->start = r->end = r->nodes_start = -1;
 	r->by = SB_QP_BY_NOW;
 	if (j->begin > t) {
 		t = j->begin;
@@ -383,6 +387,8 @@ static int _plan_one(sb_qplan_t *q, const sb_qp_job_t *jobs, size_t i,
 		}
 		if (got < 0)
 			goto out;
+		if (!round)
+			r->nodes_start = s;
 		if (!q->lp || !j->need)
 			break;
 		if (sb_limit_plan_earliest(q->lp, j->need, s, j->duration,
@@ -414,7 +420,7 @@ static int _plan_one(sb_qplan_t *q, const sb_qp_job_t *jobs, size_t i,
 never:
 	sb_bitmap_free(r->nodes);
 	r->nodes = NULL;
-	r->start = r->end = -1;
+	r->start = r->end = r->nodes_start = -1;
 	rc = 0;
 	goto out;
 oom:
@@ -472,6 +478,7 @@ int sb_qplan_run(sb_qplan_t *q, const sb_qp_job_t *jobs, size_t njobs,
 		if (!done[i]) {
 			out[i].never = SB_QP_NEVER_CYCLE;
 			out[i].start = out[i].end = -1;
+			out[i].nodes_start = -1;
 			out[i].order = order++;
 		}
 	free(done);

@@ -15,8 +15,10 @@
  * Two kinds of job:
  *   - WHOLE: select/bucket's jobs, on whole nodes: WILL_RUN (will_run.h)
  *     answers, on the plan the caller built (sb_model_plan());
- *   - BASE: jobs the base places on shared nodes: @nodes nodes that
- *     match the request's first chunk (sb_chunk_match()), each with
+ *   - BASE: jobs the base places on shared nodes: sb_request_nodes()
+ *     nodes that match the request's first chunk (sb_chunk_match()),
+ *     all of its required nodes when it has some (then at least as many
+ *     as they are, and no other), each with
  *     @cpus CPUs and @mem MB free during the whole window. The queue
  *     plan keeps each node's use of CPUs and memory over time as a list
  *     of spans [start, end) (running jobs, planned jobs, reservations,
@@ -97,7 +99,8 @@ typedef struct {
 typedef struct {
 	sb_qp_kind_t kind;
 	const sb_request_t *req;	/* WHOLE: WILL_RUN's request; BASE:
-					 * its first chunk's matching and
+					 * its first chunk's matching, its
+					 * required and excluded nodes and
 					 * sb_request_nodes() nodes */
 	const sb_bitmap_t *allowed;	/* nodes it may use; NULL: all */
 	size_t plan;			/* WHOLE: which WILL_RUN plan */
@@ -135,6 +138,10 @@ typedef enum {
 typedef struct {
 	sb_qp_never_t never;
 	int64_t start, end;		/* -1 when never */
+	int64_t nodes_start;		/* the earliest start its nodes
+					 * allowed from its begin time and
+					 * dependencies, before its limits
+					 * moved it; -1 when never */
 	sb_bitmap_t *nodes;		/* planned nodes, NULL when never */
 	sb_qp_by_t by;
 	size_t dep;			/* BY_DEPENDENCY or NEVER_DEPENDENCY:

@@ -67,6 +67,8 @@ static bool _node_ok(const _case_t *c, size_t j, size_t i, int64_t s,
 
 	if (_down(nd))
 		return false;
+	if (q->req->required && sb_bitmap_test(q->req->required, i) != 1)
+		return false;
 	if (q->kind == SB_QP_WHOLE) {
 		if (c->bu[i] > s)
 			return false;
@@ -131,6 +133,16 @@ static bool _limit_ok(const _case_t *c, size_t j, int64_t s, int64_t e,
 	return true;
 }
 
+/* How many nodes job @q gets. */
+static uint64_t _count(const sb_qp_job_t *q)
+{
+	uint64_t n = sb_request_nodes(q->req);
+
+	if (q->req->required && sb_bitmap_count(q->req->required) > n)
+		n = sb_bitmap_count(q->req->required);
+	return n;
+}
+
 /* Could job @j start at @s on enough nodes, under its limit? */
 static bool _feasible(const _case_t *c, size_t j, int64_t s, size_t order)
 {
@@ -142,7 +154,7 @@ static bool _feasible(const _case_t *c, size_t j, int64_t s, size_t order)
 	for (i = 0; i < c->n; i++)
 		if (_node_ok(c, j, i, s, e, order))
 			got++;
-	return got >= sb_request_nodes(q->req) && _limit_ok(c, j, s, e, order);
+	return got >= _count(q) && _limit_ok(c, j, s, e, order);
 }
 
 static void _verify(const _case_t *c, unsigned long cs)
@@ -183,9 +195,12 @@ static void _verify(const _case_t *c, unsigned long cs)
 			continue;
 		}
 		SB_REQ_CASE(r->start >= t0, cs);
+		SB_REQ_CASE(r->nodes_start >= t0 && r->nodes_start <= r->start,
+			    cs);
+		if (!c->need[j][0])
+			SB_REQ_CASE(r->nodes_start == r->start, cs);
 		SB_REQ_CASE(r->end == r->start + q->duration, cs);
-		SB_REQ_CASE(sb_bitmap_count(r->nodes) ==
-			    sb_request_nodes(q->req), cs);
+		SB_REQ_CASE(sb_bitmap_count(r->nodes) == _count(q), cs);
 		/* its own nodes and limit hold, against the jobs before */
 		for (i = 0; i < c->n; i++)
 			if (sb_bitmap_test(r->nodes, i) == 1)
@@ -243,6 +258,14 @@ static void _one_case(sb_test_rng_t *g, unsigned long cs)
 					    sb_test_rng_below(g, 2)));
 		j->req = &c.req[k];
 		j->kind = sb_test_rng_below(g, 2) ? SB_QP_WHOLE : SB_QP_BASE;
+		if (j->kind == SB_QP_BASE && !sb_test_rng_below(g, 4)) {
+			/* -w: one or two required nodes (the base's) */
+			SB_REQ((c.req[k].required = sb_bitmap_alloc(c.n)));
+			sb_bitmap_set(c.req[k].required,
+				      sb_test_rng_below(g, c.n));
+			sb_bitmap_set(c.req[k].required,
+				      sb_test_rng_below(g, c.n));
+		}
 		j->duration = sb_test_rng_range(g, 1, 20);
 		c.req[k].time_limit = j->duration;
 		j->own_tag = -1;
@@ -364,6 +387,7 @@ START_TEST(test_hand_licence)
 	ck_assert_int_eq(sb_qplan_check(q), 0);
 	ck_assert_int_eq(res[0].start, 30);
 	ck_assert_int_eq(res[0].by, SB_QP_BY_LIMITS);
+	ck_assert_int_eq(res[0].nodes_start, 0);	/* n0 or n1, now */
 	s = sb_bitmap_fmt(res[0].nodes);
 	ck_assert_str_eq(s, "0");	/* n0 has a CPU free: lowest first */
 	free(s);
