@@ -10,9 +10,11 @@
  * alike nodes with future reservations as busy-later windows, the
  * base-or-bucket rule (common/base_reason.h), and WILL_RUN's plan of
  * running jobs' ends and reservations (common/will_run.h). A pending
- * job's planned start is backfill's: the pending jobs before it in
- * backfill's order are planned first (as 'sbucket backfill' plans a
- * queue), then the job itself.
+ * job's planned start is the one of 'sbucket forecast''s plan of the
+ * whole queue (sbucket_forecast_plan.h over common/time/queue_plan.h):
+ * every pending job in backfill's order, over nodes, each node's CPUs
+ * and memory (jobs the base places), limits and dependencies, so that
+ * both commands give a job the same start.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -30,6 +32,7 @@
 #include "sb_time.h"
 #include "sbucket.h"
 #include "sbucket_fairshare_live.h"
+#include "sbucket_forecast_plan.h"
 #include "sbucket_why_fmt.h"
 #include "sbucket_why_limits.h"
 #include "sbucket_why_live.h"
@@ -51,9 +54,10 @@ static void _usage(FILE *f)
 "job: what it needs, how many of the nodes that match it are free,\n"
 "free until a reservation (busy-later), busy, down or in a reservation it\n"
 "may not use, which running jobs, reservations and jobs planned before\n"
-"it keep it waiting, and when it is planned to start (select/bucket's\n"
-"WILL_RUN, planning the jobs before it first, as backfill does), next to\n"
-"what squeue --start shows.\n"
+"it keep it waiting, and when it is planned to start (the plan of the\n"
+"whole queue 'sbucket forecast' prints: select/bucket's WILL_RUN, each\n"
+"node's CPUs and memory for jobs the base places, limits and licences),\n"
+"next to what squeue --start shows.\n"
 "\n"
 "  --json      one JSON object instead of text\n"
 "  -h, --help  this text\n"
@@ -204,7 +208,10 @@ typedef struct {
 	/* held by a limit (sbucket_why_limits.h) */
 	sbw_limits_t *lim;
 	int64_t nodes_start;		/* bf_start before the limits */
+	int64_t nodes_raw;		/* the plan's, before the step */
 	bool lim_unknown;		/* no start the limits allow is known */
+	const char *no_start;		/* the queue plan has no start: why */
+	sbf_plan_t qp;			/* the whole queue, planned */
 } _expl_t;
 
 static void _expl_fini(_expl_t *e)
@@ -219,6 +226,7 @@ static void _expl_fini(_expl_t *e)
 	free(e->ahead);
 	free(e->waits);
 	sbw_limits_free(e->lim);
+	sbf_plan_fini(&e->qp);
 }
 
 static int _census(_expl_t *e)
@@ -236,83 +244,88 @@ static int _census(_expl_t *e)
 }
 
 /*
- * Plan the pending jobs before @e->j in backfill's order, then @e->j.
- * The jobs before it that the base places are left out (their WILL_RUN
- * is the base's).
+ * The job's planned start: the whole queue planned at once
+ * (sbucket_forecast_plan.h, 'sbucket forecast''s plan), so why and
+ * forecast give the same start; the jobs planned before it are those
+ * the plan placed first. For a whole-node job, also where WILL_RUN puts
+ * it with nothing planned before it.
  */
 static int _plan(_expl_t *e)
 {
 	sbw_model_t *m = e->m;
 	sbw_live_t *lv = &m->lv;
-	sb_will_run_t *w;
+	sb_will_run_t *w = NULL;
 	sb_will_run_result_t res;
+	const sbf_job_t *f;
 	size_t i;
 	int rc = -1;
 
-	if (!(w = sb_model_plan(m->set, lv->now, m->until, m->resv, lv->nresv,
-			      e->j->resv >= 0 ? (size_t) e->j->resv :
-			      SIZE_MAX)))
-		goto oom;
-	if (!(e->ahead = calloc(lv->njobs + 1, sizeof(*e->ahead))))
-		goto oom;
-	/* alone: where the job would go if nothing were planned before it */
-	if (!sb_will_run_query(w, &e->j->req.req, m->policy, sbw_allowed(m, e->j),
-			       lv->now, &res)) {
-		e->alone_start = res.start;
-		sb_will_run_result_fini(&res);
-	} else if (errno == ENOENT) {
-		e->alone_never = true;
-	} else {
-		goto fail;
-	}
-	for (i = 0; i < lv->njobs; i++) {
-		sbw_job_t *o = &lv->jobs[i];
-
-		if (o == e->j || !sbw_plannable(o) || !sbw_before(lv, o, e->j) ||
-		    sbw_held_by_limit(lv, o) ||
-		    (!o->have_req && sbw_live_request(lv, o) < 0) ||
-		    sbw_base_reason(m, o, true))
-			continue;
-		if (sb_will_run_query(w, &o->req.req, m->policy,
-				      sbw_allowed(m, o), lv->now, &res) < 0) {
-			if (errno == ENOENT)
-				continue;
-			goto fail;
-		}
-		e->ahead[e->nahead].job = o;
-		e->ahead[e->nahead].start = res.start;
-		e->ahead[e->nahead].end = res.end;
-		e->ahead[e->nahead].nodes = sbw_union(&res.pl, lv->cl.n);
-		if (!e->ahead[e->nahead].nodes ||
-		    sb_will_run_commit(w, &res) < 0) {
+	if (!e->base) {
+		if (!(w = sb_model_plan(m->set, lv->now, m->until, m->resv,
+					lv->nresv, e->j->resv >= 0 ?
+					(size_t) e->j->resv : SIZE_MAX)))
+			goto oom;
+		if (!sb_will_run_query(w, &e->j->req.req, m->policy,
+				       sbw_allowed(m, e->j), lv->now, &res)) {
+			e->alone_start = res.start;
 			sb_will_run_result_fini(&res);
-			goto oom;
+		} else if (errno == ENOENT) {
+			e->alone_never = true;
+		} else {
+			fprintf(stderr, PROG ": job %s: WILL_RUN failed: %s\n",
+				e->j->id, strerror(errno));
+			goto out;
 		}
-		e->nahead++;
-		sb_will_run_result_fini(&res);
 	}
-	if (!sb_will_run_query(w, &e->j->req.req, m->policy, sbw_allowed(m, e->j),
-			       lv->now, &res)) {
-		e->planned = true;
-		e->start = res.start;
-		e->end = res.end;
-		e->nodes = sbw_union(&res.pl, lv->cl.n);
-		sb_will_run_result_fini(&res);
-		if (!e->nodes)
-			goto oom;
-	} else if (errno == ENOENT) {
+	if (sbf_plan_run(&e->qp, m) < 0)
+		goto out;
+	if (!(f = sbf_plan_job(&e->qp, e->j)) || !f->planned) {
+		e->no_start = f ? f->no_start : "not in the queue";
+		rc = 0;
+		goto out;
+	}
+	e->nodes_start = e->nodes_raw = f->r.nodes_start;
+	switch (f->r.never) {
+	case SB_QP_NEVER_NONE:
+		break;
+	case SB_QP_NEVER_NODES:
 		e->never = true;
-	} else {
-		goto fail;
+		rc = 0;
+		goto out;
+	case SB_QP_NEVER_LIMITS:
+		e->lim_unknown = true;
+		rc = 0;
+		goto out;
+	case SB_QP_NEVER_DEPENDENCY:
+	case SB_QP_NEVER_CYCLE:
+		e->no_start = "a dependency on a job that has no start";
+		rc = 0;
+		goto out;
+	}
+	e->planned = true;
+	e->start = f->plan_start;
+	e->end = sb_time_add(f->plan_start, f->qj.duration);
+	if (!(e->nodes = sb_bitmap_dup(f->r.nodes)) ||
+	    !(e->ahead = calloc(e->qp.njobs + 1, sizeof(*e->ahead))))
+		goto oom;
+	for (i = 0; i < e->qp.njobs; i++) {
+		const sbf_job_t *o = &e->qp.jobs[i];
+		_planned_t *a = &e->ahead[e->nahead];
+
+		if (o == f || !o->planned || o->r.never ||
+		    o->r.order >= f->r.order)
+			continue;
+		a->job = o->job;
+		a->start = o->plan_start;
+		a->end = sb_time_add(o->plan_start, o->qj.duration);
+		if (!(a->nodes = sb_bitmap_dup(o->r.nodes)))
+			goto oom;
+		e->nahead++;
 	}
 	rc = 0;
 	goto out;
 oom:
 	rc = _oom();
-	goto out;
-fail:
-	fprintf(stderr, PROG ": job %s: WILL_RUN failed: %s\n", e->j->id,
-		strerror(errno));
 out:
 	sb_will_run_destroy(w);
 	return rc;
@@ -620,13 +633,6 @@ static void _print_pending_text(const _expl_t *e)
 		printf("Nodes that match it, by bucket:\n");
 		_print_census_text(e);
 	}
-	if (e->base) {
-		if (e->lim)
-			sbw_limits_print_text(e->lim);
-		printf("Planned start: select/bucket does not plan this job "
-		       "(its base does)\n");
-		goto squeue;
-	}
 	until = e->planned ? e->end : SB_TIME_INFINITE;
 	if (e->nwaits) {
 		printf("Waits for:\n");
@@ -689,6 +695,8 @@ static void _print_pending_text(const _expl_t *e)
 		sbw_limits_print_text(e->lim);
 	if (e->lim_unknown) {
 		printf("Planned start: cannot be known (its limits, above)\n");
+	} else if (e->no_start) {
+		printf("Planned start: none: %s\n", e->no_start);
 	} else if (e->never) {
 		_print_down(e);
 		printf("Planned start: never: even when every running job "
@@ -702,6 +710,9 @@ static void _print_pending_text(const _expl_t *e)
 		printf("Planned start: %s (%s) on %s\n", t1, t2,
 		       hl ? hl : "?");
 		free(hl);
+		if (e->base)
+			printf("  on its nodes' free CPUs and memory over time, "
+			       "as the base would place it\n");
 		if (e->bf_resv) {
 			sbw_fmt_time(e->start, t1, sizeof(t1));
 			printf("  reservation %s ends at %s; backfill plans "
@@ -715,14 +726,13 @@ static void _print_pending_text(const _expl_t *e)
 			       "from " : "now", e->nodes_start > lv->now ?
 			       t1 : "");
 		}
-		if (e->nahead && !e->alone_never &&
-		    e->alone_start < e->start) {
+		if (e->nahead && !e->base && !e->alone_never &&
+		    e->alone_start < e->nodes_raw) {
 			sbw_fmt_time(e->alone_start, t1, sizeof(t1));
 			printf("  without the jobs planned before it: %s\n",
 			       t1);
 		}
 	}
-squeue:
 	sbw_fmt_time(e->sq_start, t1, sizeof(t1));
 	if (e->sq_start < 0 && e->lim)
 		printf("squeue --start: no planned start (backfill skips a "
@@ -1027,12 +1037,12 @@ static void _json(const _expl_t *e)
 		_jkey("limits_start", &first);
 		sbw_jtime(sbw_limits_start(e->lim, &ls) ? -1 : ls);
 		_jkey("nodes_start", &first);
-		sbw_jtime(e->base || e->never ? -1 : e->nodes_start);
+		sbw_jtime(e->never || !e->planned ? -1 : e->nodes_start);
 	}
 	_jkey("planned_start", &first);
-	sbw_jtime(e->base || e->never || e->lim_unknown ? -1 : e->bf_start);
+	sbw_jtime(!e->planned || e->lim_unknown ? -1 : e->bf_start);
 	_jkey("will_run_start", &first);
-	sbw_jtime(e->base || e->never ? -1 : e->start);
+	sbw_jtime(e->base || !e->planned ? -1 : e->nodes_raw);
 	_jkey("planned_nodes", &first);
 	hl = e->nodes ? sbw_hostlist(lv, e->nodes) : NULL;
 	sbw_jstr(hl);
@@ -1114,9 +1124,11 @@ int sbucket_why_main(int argc, char **argv)
 	if (_census(&e) < 0)
 		goto out;
 	if (e.j->state == SBW_PENDING) {
-		if (!e.base && !_plan(&e))
-			_backfill_step(&e);
-		e.nodes_start = e.bf_start;
+		if (_plan(&e) < 0)
+			goto out;
+		_backfill_step(&e);
+		if (!e.planned || e.nodes_start >= e.start)
+			e.nodes_start = e.bf_start;
 		if (sbw_limits_reason_kind(sb_record_get(e.j->rec, "Reason"))
 		    != SBW_REASON_OTHER) {
 			int64_t ls;
@@ -1126,12 +1138,10 @@ int sbucket_why_main(int argc, char **argv)
 				goto out;
 			if (sbw_limits_start(e.lim, &ls))
 				e.lim_unknown = true;
-			else if (!e.base && !e.never && ls > e.bf_start)
-				e.bf_start = ls;
 		}
-		if (!e.base && (!(e.planned || e.never) ||
-				_waits(&e, e.planned ? e.nodes :
-				       e.matching) < 0))
+		/* the running jobs it waits for, when it waits for nodes */
+		if (((e.planned && e.nodes_raw > m.lv.now) || e.never) &&
+		    _waits(&e, e.planned ? e.nodes : e.matching) < 0)
 			goto out;
 		if (sbw_live_squeue_start(id, &e.sq_start, e.sq_nodes,
 					  sizeof(e.sq_nodes)) < 0 ||
