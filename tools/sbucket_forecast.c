@@ -22,7 +22,6 @@
 #include "sbucket.h"
 #include "sbucket_forecast_plan.h"
 #include "sbucket_why_fmt.h"
-#include "why.h"
 
 #define CMD "forecast"
 #define MAX_WAITS 8		/* running or planned jobs named per job */
@@ -68,7 +67,9 @@ typedef struct {
 } _wait_t;
 
 typedef struct {
-	_wait_t v[3 * MAX_WAITS + 64];
+	_wait_t v[4096];			/* the running and planned
+					 * jobs on its nodes (cut to
+					 * MAX_WAITS each), its limits */
 	size_t n, more;
 } _waits_t;
 
@@ -80,12 +81,112 @@ static void _w(_waits_t *w, _wait_t x)
 		w->more++;
 }
 
-static void _waits(const sbf_plan_t *p, const sbf_job_t *f, _waits_t *w)
+/*
+ * Per node, the running jobs on it and the planned pending jobs on it
+ * (indices into m->run and p->jobs), so that what a job waits for costs
+ * the jobs on its own nodes, not the whole queue.
+ */
+typedef struct {
+	size_t *run_at, *run;		/* node i: run[run_at[i]..run_at[i+1]) */
+	size_t *job_at, *job;
+	uint32_t *seen;			/* per running job, per pending job */
+	uint32_t *seen_job;
+	uint32_t stamp;
+} _index_t;
+
+static void _index_fini(_index_t *x)
+{
+	free(x->run_at);
+	free(x->run);
+	free(x->job_at);
+	free(x->job);
+	free(x->seen);
+	free(x->seen_job);
+}
+
+/* CSR of @nsets node sets (@set(i), NULL skipped) over @n nodes. */
+static int _csr(size_t n, size_t nsets, const sb_bitmap_t *(*set)(
+			const void *, size_t), const void *arg, size_t **at,
+		size_t **v)
+{
+	size_t i, total = 0, *fill;
+	int64_t k;
+
+	if (!(*at = calloc(n + 2, sizeof(**at))))
+		return -1;
+	for (i = 0; i < nsets; i++) {
+		const sb_bitmap_t *b = set(arg, i);
+
+		for (k = b ? sb_bitmap_first_set(b) : -1; k >= 0;
+		     k = sb_bitmap_next_set(b, (size_t) k + 1)) {
+			(*at)[k + 1]++;
+			total++;
+		}
+	}
+	for (i = 0; i < n; i++)
+		(*at)[i + 1] += (*at)[i];
+	if (!(*v = malloc((total + 1) * sizeof(**v))) ||
+	    !(fill = malloc((n + 1) * sizeof(*fill))))
+		return -1;
+	memcpy(fill, *at, n * sizeof(*fill));
+	for (i = 0; i < nsets; i++) {
+		const sb_bitmap_t *b = set(arg, i);
+
+		for (k = b ? sb_bitmap_first_set(b) : -1; k >= 0;
+		     k = sb_bitmap_next_set(b, (size_t) k + 1))
+			(*v)[fill[k]++] = i;
+	}
+	free(fill);
+	return 0;
+}
+
+static const sb_bitmap_t *_run_set(const void *arg, size_t i)
+{
+	return ((const sbw_model_t *) arg)->run[i].nodes;
+}
+
+static const sb_bitmap_t *_job_set(const void *arg, size_t i)
+{
+	const sbf_job_t *f = &((const sbf_plan_t *) arg)->jobs[i];
+
+	return f->planned && !f->r.never ? f->r.nodes : NULL;
+}
+
+static int _index(const sbf_plan_t *p, _index_t *x)
+{
+	size_t n = p->m->lv.cl.n;
+
+	memset(x, 0, sizeof(*x));
+	if (_csr(n, p->m->nrun, _run_set, p->m, &x->run_at, &x->run) < 0 ||
+	    _csr(n, p->njobs, _job_set, p, &x->job_at, &x->job) < 0 ||
+	    !(x->seen = calloc(p->m->nrun + 1, sizeof(*x->seen))) ||
+	    !(x->seen_job = calloc(p->njobs + 1, sizeof(*x->seen_job))))
+		return -1;
+	return 0;
+}
+
+static int _by_at(const void *a, const void *b)
+{
+	const _wait_t *x = a, *y = b;
+
+	size_t lx = strlen(x->id), ly = strlen(y->id);
+
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	/* job ids in their numeric order */
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	return strcmp(x->id, y->id);
+}
+
+static void _waits(const sbf_plan_t *p, _index_t *x, const sbf_job_t *f,
+		   _waits_t *w)
 {
 	const sbw_model_t *m = p->m;
 	const sbw_live_t *lv = &m->lv;
 	const sb_qp_result_t *r = &f->r;
-	size_t i, k, n, *idx;
+	size_t i, k, n0;
+	int64_t nd;
 
 	memset(w, 0, sizeof(*w));
 	if (!f->planned || r->never)
@@ -119,37 +220,45 @@ static void _waits(const sbf_plan_t *p, const sbf_job_t *f, _waits_t *w)
 	case SB_QP_BY_NODES:
 		break;
 	}
-	/* the running jobs on its nodes that end by its start */
-	if ((idx = calloc(m->nrun + 1, sizeof(*idx))) &&
-	    !sb_why_waits_for(m->run, m->nrun, r->nodes, idx, &n)) {
-		for (i = 0, k = 0; i < n; i++) {
-			const sb_model_job_t *o = &m->run[idx[i]];
+	/* the running jobs on its nodes that end by its start, by end */
+	x->stamp++;
+	n0 = w->n;
+	for (nd = sb_bitmap_first_set(r->nodes); nd >= 0;
+	     nd = sb_bitmap_next_set(r->nodes, (size_t) nd + 1))
+		for (i = x->run_at[nd]; i < x->run_at[nd + 1]; i++) {
+			const sb_model_job_t *o = &m->run[x->run[i]];
 
-			if (o->end > r->start)
+			if (x->seen[x->run[i]] == x->stamp || o->end > r->start)
 				continue;
-			if (k++ < MAX_WAITS)
-				_w(w, (_wait_t) { .kind = W_RUNNING, .id =
-						  o->id, .nodes = o->nodes,
-						  .at = o->end });
-			else
-				w->more++;
+			x->seen[x->run[i]] = x->stamp;
+			_w(w, (_wait_t) { .kind = W_RUNNING, .id = o->id,
+					  .nodes = o->nodes, .at = o->end });
 		}
+	qsort(w->v + n0, w->n - n0, sizeof(*w->v), _by_at);
+	if (w->n - n0 > MAX_WAITS) {
+		w->more += w->n - n0 - MAX_WAITS;
+		w->n = n0 + MAX_WAITS;
 	}
-	free(idx);
 	/* jobs planned before it on its nodes, ending by its start */
-	for (i = 0, k = 0; i < p->njobs; i++) {
-		const sbf_job_t *o = &p->jobs[i];
+	n0 = w->n;
+	for (nd = sb_bitmap_first_set(r->nodes); nd >= 0;
+	     nd = sb_bitmap_next_set(r->nodes, (size_t) nd + 1))
+		for (i = x->job_at[nd]; i < x->job_at[nd + 1]; i++) {
+			const sbf_job_t *o = &p->jobs[x->job[i]];
 
-		if (!o->planned || o->r.never || o->r.order >= r->order ||
-		    o->r.end > r->start || o->r.end <= lv->now ||
-		    sb_bitmap_intersects(o->r.nodes, r->nodes) != 1)
-			continue;
-		if (k++ < MAX_WAITS)
+			if (x->seen_job[x->job[i]] == x->stamp ||
+			    o->r.order >= r->order || o->r.end > r->start ||
+			    o->r.end <= lv->now)
+				continue;
+			x->seen_job[x->job[i]] = x->stamp;
 			_w(w, (_wait_t) { .kind = W_PLANNED, .id = o->job->id,
 					  .nodes = o->r.nodes,
 					  .at = o->r.end });
-		else
-			w->more++;
+		}
+	qsort(w->v + n0, w->n - n0, sizeof(*w->v), _by_at);
+	if (w->n - n0 > MAX_WAITS) {
+		w->more += w->n - n0 - MAX_WAITS;
+		w->n = n0 + MAX_WAITS;
 	}
 	/* reservations on its nodes that end by its start */
 	for (i = 0; i < lv->nresv; i++) {
@@ -415,11 +524,14 @@ static void _print(const sbf_plan_t *p, const _filter_t *flt, bool json)
 	const sbf_job_t **v = calloc(p->njobs + 1, sizeof(*v));
 	size_t i, n = 0;
 	_waits_t *w = malloc(sizeof(*w));
+	_index_t x;
 
-	if (!v || !w) {
+	memset(&x, 0, sizeof(x));
+	if (!v || !w || _index(p, &x) < 0) {
 		fprintf(stderr, "sbucket: out of memory\n");
 		free(v);
 		free(w);
+		_index_fini(&x);
 		return;
 	}
 	for (i = 0; i < p->njobs; i++)
@@ -443,7 +555,7 @@ static void _print(const sbf_plan_t *p, const _filter_t *flt, bool json)
 			NULL;
 		char why[300], t1[32], t2[32], t3[32], *hl;
 
-		_waits(p, f, w);
+		_waits(p, &x, f, w);
 		_no_start(p, f, why, sizeof(why));
 		hl = has ? sbw_hostlist(lv, f->r.nodes) : NULL;
 		if (json) {
@@ -496,6 +608,7 @@ static void _print(const sbf_plan_t *p, const _filter_t *flt, bool json)
 		printf("]\n");
 	free(v);
 	free(w);
+	_index_fini(&x);
 }
 
 /* ---- main ---------------------------------------------------------------- */

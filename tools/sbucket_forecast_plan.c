@@ -405,7 +405,8 @@ int sbf_plan_run(sbf_plan_t *p, sbw_model_t *m)
 	if (_plans(p) < 0)
 		return -1;
 	if (!(p->q = sb_qplan_create(lv->cl.nodes, lv->cl.n, lv->now, p->w,
-				     p->nw, p->lp)))
+				     p->nw, p->lp)) ||
+	    sb_qplan_set_buckets(p->q, m->set) < 0)
 		return _oom();
 	if (_uses(p) < 0)
 		return -1;

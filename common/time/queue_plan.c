@@ -35,7 +35,9 @@ struct sb_qplan {
 	sb_will_run_t *const *w;
 	size_t nw;
 	sb_limit_plan_t *lp;
+	const sb_bucket_set_t *set;	/* NULL: match node by node */
 	_spans_t *spans;	/* per node */
+	sb_bitmap_t *match;	/* scratch: a BASE job's matching nodes */
 };
 
 sb_qplan_t *sb_qplan_create(const sb_node_t *nodes, size_t n, int64_t now,
@@ -55,7 +57,10 @@ sb_qplan_t *sb_qplan_create(const sb_node_t *nodes, size_t n, int64_t now,
 			return NULL;
 		}
 	if (!(q = calloc(1, sizeof(*q))) ||
-	    !(q->spans = calloc(n + 1, sizeof(*q->spans)))) {
+	    !(q->spans = calloc(n + 1, sizeof(*q->spans))) ||
+	    !(q->match = sb_bitmap_alloc(n))) {
+		if (q)
+			free(q->spans);
 		free(q);
 		errno = ENOMEM;
 		return NULL;
@@ -78,7 +83,18 @@ void sb_qplan_destroy(sb_qplan_t *q)
 	for (i = 0; i < q->n; i++)
 		free(q->spans[i].v);
 	free(q->spans);
+	sb_bitmap_free(q->match);
 	free(q);
+}
+
+int sb_qplan_set_buckets(sb_qplan_t *q, const sb_bucket_set_t *set)
+{
+	if (!q || (set && sb_bucket_set_nodes(set) != q->n)) {
+		errno = EINVAL;
+		return -1;
+	}
+	q->set = set;
+	return 0;
 }
 
 static int _add(sb_qplan_t *q, size_t node, uint32_t cpus, uint64_t mem,
@@ -189,41 +205,110 @@ static int _cmp_time(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static bool _base_match(const sb_qplan_t *q, const sb_qp_job_t *j, size_t i)
+/* A BASE job's matching nodes into q->match: per bucket when the plan
+ * has them (a bucket's nodes are alike), else node by node. */
+static void _base_match(sb_qplan_t *q, const sb_qp_job_t *j)
 {
-	if (j->allowed && sb_bitmap_test(j->allowed, i) != 1)
-		return false;
-	if (j->req->excluded && sb_bitmap_test(j->req->excluded, i) == 1)
-		return false;
-	if (j->req->required && sb_bitmap_test(j->req->required, i) != 1)
-		return false;
-	return sb_chunk_match(&q->nodes[i], j->req, &j->req->chunks[0],
-			      NULL) == 1;
+	const sb_request_t *r = j->req;
+	size_t i, b;
+
+	sb_bitmap_clear_all(q->match);
+	if (q->set) {
+		for (b = 0; b < sb_bucket_set_size(q->set); b++)
+			if (sb_chunk_match(sb_bucket_rep(q->set, b), r,
+					   &r->chunks[0], NULL) == 1)
+				sb_bitmap_or(q->match, sb_bucket_all(q->set, b));
+	} else {
+		for (i = 0; i < q->n; i++)
+			if (sb_chunk_match(&q->nodes[i], r, &r->chunks[0],
+					   NULL) == 1)
+				sb_bitmap_set(q->match, i);
+	}
+	if (j->allowed)
+		sb_bitmap_and(q->match, j->allowed);
+	if (r->excluded)
+		sb_bitmap_andnot(q->match, r->excluded);
+	if (r->required)
+		sb_bitmap_and(q->match, r->required);
 }
 
 /*
- * A BASE job's earliest start >= @t: the candidates are t and the ends
- * of the spans on its matching nodes; the first at which enough nodes
- * fit, lowest indices first. 0 with *start and @nodes set; -1 with
- * errno ENOENT (never) or ENOMEM.
+ * The earliest s >= @t at which node @i has @c CPUs and @m MB free over
+ * [s, s + d): t or the end of one of its spans; -1 when never.
  */
-static int _base_earliest(const sb_qplan_t *q, const sb_qp_job_t *j,
-			  int64_t t, int64_t *start, sb_bitmap_t *nodes)
+static int64_t _node_earliest(const sb_qplan_t *q, size_t i, int64_t t,
+			      int64_t d, uint32_t c, uint64_t m, int skip)
+{
+	const _spans_t *sp = &q->spans[i];
+	int64_t best = -1;
+	size_t k;
+
+	if (_fits(q, i, t, sb_time_add(t, d), c, m, skip))
+		return t;
+	/* the candidates are few (a node's spans): try each, keep the least */
+	for (k = 0; k < sp->n; k++) {
+		int64_t e = sp->v[k].end;
+
+		if (e <= t || e == SB_TIME_INFINITE ||
+		    (best >= 0 && e >= best) ||
+		    (skip >= 0 && sp->v[k].tag == skip))
+			continue;
+		if (_fits(q, i, e, sb_time_add(e, d), c, m, skip))
+			best = e;
+	}
+	return best;
+}
+
+/*
+ * A BASE job's earliest start >= @t: the first time at which enough of
+ * its matching nodes fit, lowest indices first. One node: the least of
+ * each node's earliest (stopping at a node that fits at t). More: the
+ * candidates are t and the ends of the spans on its matching nodes,
+ * each counted over them. 0 with *start and @nodes set; -1 with errno
+ * ENOENT (never) or ENOMEM.
+ */
+static int _base_earliest(sb_qplan_t *q, const sb_qp_job_t *j, int64_t t,
+			  int64_t *start, sb_bitmap_t *nodes)
 {
 	uint64_t need = sb_request_nodes(j->req);
 	uint32_t c = j->cpus ? j->cpus : 1;
-	int64_t *cand = NULL;
-	size_t i, k, nc = 0, cap = 16;
+	int64_t *cand = NULL, i;
+	size_t k, nc = 0, cap = 16;
 	int rc = -1;
 
 	if (j->req->required && sb_bitmap_count(j->req->required) > need)
 		need = sb_bitmap_count(j->req->required);
+	_base_match(q, j);
+	sb_bitmap_clear_all(nodes);
+	if (need == 1) {
+		int64_t best = -1, at = -1;
+
+		for (i = sb_bitmap_first_set(q->match); i >= 0;
+		     i = sb_bitmap_next_set(q->match, (size_t) i + 1)) {
+			int64_t e = _node_earliest(q, (size_t) i, t,
+						   j->duration, c, j->mem,
+						   j->own_tag);
+
+			if (e >= 0 && (best < 0 || e < best)) {
+				best = e;
+				at = i;
+				if (e == t)
+					break;
+			}
+		}
+		if (best < 0) {
+			errno = ENOENT;
+			return -1;
+		}
+		sb_bitmap_set(nodes, (size_t) at);
+		*start = best;
+		return 0;
+	}
 	if (!(cand = malloc(cap * sizeof(*cand))))
 		goto oom;
 	cand[nc++] = t;
-	for (i = 0; i < q->n; i++) {
-		if (!_base_match(q, j, i))
-			continue;
+	for (i = sb_bitmap_first_set(q->match); i >= 0;
+	     i = sb_bitmap_next_set(q->match, (size_t) i + 1)) {
 		for (k = 0; k < q->spans[i].n; k++) {
 			int64_t e = q->spans[i].v[k].end;
 
@@ -249,10 +334,11 @@ static int _base_earliest(const sb_qplan_t *q, const sb_qp_job_t *j,
 		if (k && cand[k] == cand[k - 1])
 			continue;
 		sb_bitmap_clear_all(nodes);
-		for (i = 0; i < q->n && got < need; i++)
-			if (_base_match(q, j, i) &&
-			    _fits(q, i, s, e, c, j->mem, j->own_tag)) {
-				sb_bitmap_set(nodes, i);
+		for (i = sb_bitmap_first_set(q->match); i >= 0 && got < need;
+		     i = sb_bitmap_next_set(q->match, (size_t) i + 1))
+			if (_fits(q, (size_t) i, s, e, c, j->mem,
+				  j->own_tag)) {
+				sb_bitmap_set(nodes, (size_t) i);
 				got++;
 			}
 		if (got >= need) {
@@ -433,8 +519,8 @@ out:
 int sb_qplan_run(sb_qplan_t *q, const sb_qp_job_t *jobs, size_t njobs,
 		 const sb_policy_t *p, sb_qp_result_t *out)
 {
-	bool *done = NULL, progress = true;
-	size_t i, d, order = 0;
+	bool *done = NULL, progress;
+	size_t i, d, order = 0, *wait = NULL, nwait = 0;
 
 	if (!q || (njobs && (!jobs || !out)) || !p) {
 		errno = EINVAL;
@@ -459,19 +545,37 @@ int sb_qplan_run(sb_qplan_t *q, const sb_qp_job_t *jobs, size_t njobs,
 		errno = ENOMEM;
 		return -1;
 	}
-	/* in order; a job waits for its queued predecessors */
-	while (progress) {
-		progress = false;
-		for (i = 0; i < njobs; i++) {
-			if (done[i] || !_ready(&jobs[i], done))
-				continue;
-			if (_plan_one(q, jobs, i, p, out) < 0)
-				goto fail;
-			out[i].order = order++;
-			done[i] = true;
-			progress = true;
-			/* back to the start: the order is kept */
-			i = SIZE_MAX;
+	/* in order; a job waits for its queued predecessors, and is planned
+	 * as soon as the last of them is */
+	if (!(wait = calloc(njobs + 1, sizeof(*wait))))
+		goto oom;
+	for (i = 0; i < njobs; i++) {
+		if (!_ready(&jobs[i], done)) {
+			wait[nwait++] = i;
+			continue;
+		}
+		if (_plan_one(q, jobs, i, p, out) < 0)
+			goto fail;
+		out[i].order = order++;
+		done[i] = true;
+		for (progress = true; progress && nwait;) {
+			size_t w, kept = 0;
+
+			progress = false;
+			for (w = 0; w < nwait; w++) {
+				size_t k = wait[w];
+
+				if (!_ready(&jobs[k], done)) {
+					wait[kept++] = k;
+					continue;
+				}
+				if (_plan_one(q, jobs, k, p, out) < 0)
+					goto fail;
+				out[k].order = order++;
+				done[k] = true;
+				progress = true;
+			}
+			nwait = kept;
 		}
 	}
 	for (i = 0; i < njobs; i++)
@@ -482,12 +586,16 @@ int sb_qplan_run(sb_qplan_t *q, const sb_qp_job_t *jobs, size_t njobs,
 			out[i].order = order++;
 		}
 	free(done);
+	free(wait);
 	return 0;
+oom:
+	errno = ENOMEM;
 fail:
 	d = (size_t) errno;
 	for (i = 0; i < njobs; i++)
 		sb_qplan_result_fini(&out[i]);
 	free(done);
+	free(wait);
 	errno = (int) d;
 	return -1;
 }

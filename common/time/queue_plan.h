@@ -41,15 +41,21 @@
  * after it (the order is kept otherwise); a job whose predecessor never
  * starts, or that is in a cycle of dependencies, never starts.
  *
- * Operations (N nodes, S spans of a node, c candidate starts of a BASE
- * job: the ends of the spans on its matching nodes after t; J jobs, D
- * the depth of the dependency chains; r rounds of nodes and limits):
+ * Operations (N nodes, N' a BASE job's matching nodes, B buckets, S
+ * spans of a node, c candidate starts of a BASE job of several nodes:
+ * the ends of the spans on its matching nodes after t; J jobs, W jobs
+ * waiting for a predecessor planned later; r rounds of nodes and
+ * limits):
  *
  *   sb_qplan_create    O(N)
+ *   sb_qplan_set_buckets O(1)
  *   sb_qplan_destroy   O(N + spans)     NULL is fine
  *   sb_qplan_use       O(1) amortised
- *   sb_qplan_run       O(D J + sum over jobs of r x (WILL_RUN's query or
- *                      c log c + c N S^2, plus the limits' earliest))
+ *   sb_qplan_run       O(J + J W + sum over jobs of r x (WILL_RUN's query
+ *                      or a BASE job's: B (match) + N / 64, then for one
+ *                      node N' S^3 at most, stopping at the first node
+ *                      free at t, for several c log c + c N' S^2; plus
+ *                      the limits' earliest))
  *   sb_qplan_result_fini O(1)
  *   sb_qplan_check     O(N S^2)
  *
@@ -66,6 +72,7 @@
 #include <stdint.h>
 
 #include "bitmap.h"
+#include "bucket.h"
 #include "limit_plan.h"
 #include "node.h"
 #include "policy.h"
@@ -163,6 +170,15 @@ typedef struct {
 sb_qplan_t *sb_qplan_create(const sb_node_t *nodes, size_t n, int64_t now,
 			    sb_will_run_t *const *w, size_t nw,
 			    sb_limit_plan_t *lp);
+
+/*
+ * Match BASE jobs per bucket of @set (its nodes those of the plan, in the
+ * same order; NULL: node by node): a bucket's nodes are alike, so a
+ * request is matched once per bucket, not once per node. @set must
+ * outlive the plan. Returns 0, or -1 with errno EINVAL (q NULL, a set of
+ * another node count).
+ */
+int sb_qplan_set_buckets(sb_qplan_t *q, const sb_bucket_set_t *set);
 
 /* Free @q (not what it borrows). NULL is accepted and ignored. */
 void sb_qplan_destroy(sb_qplan_t *q);

@@ -295,6 +295,9 @@ static void _one_case(sb_test_rng_t *g, unsigned long cs)
 	SB_REQ(!sb_limit_plan_hold(lp, 0, 1, c.held_end[0]));
 	SB_REQ(!sb_limit_plan_hold(lp, 0, 1, c.held_end[1]));
 	SB_REQ((q = sb_qplan_create(c.nodes, c.n, 0, &w, 1, lp)));
+	/* matching per bucket or node by node: the same plan */
+	if (cs & 1)
+		SB_REQ(!sb_qplan_set_buckets(q, set));
 	for (i = 0; i < c.n; i++)
 		for (k = 0; k < c.nuse[i]; k++)
 			SB_REQ(!sb_qplan_use(q, i, c.use[i][k].cpus,
@@ -426,6 +429,7 @@ START_TEST(test_hand_licence)
 	}
 	ck_assert_int_eq(sb_qplan_run(NULL, jobs, 3, &pol, res), -1);
 	ck_assert_ptr_null(sb_qplan_create(NULL, 2, 0, &w, 1, NULL));
+	ck_assert_int_eq(sb_qplan_set_buckets(NULL, set), -1);
 	sb_qplan_destroy(NULL);
 	sb_qplan_result_fini(NULL);
 	sb_request_fini(&r1);
