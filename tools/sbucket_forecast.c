@@ -12,12 +12,14 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "chart.h"
 #include "sb_time.h"
 #include "sbucket.h"
 #include "sbucket_forecast_plan.h"
@@ -30,6 +32,7 @@ static void _usage(FILE *f)
 {
 	fprintf(f,
 "Usage: sbucket forecast [-u USER] [-p PARTITION] [-A ACCOUNT] [--json]\n"
+"                        [--chart=FILE]\n"
 "\n"
 "Plan every pending job of the running cluster at once, as conservative\n"
 "backfill would in its order: whole-node jobs on select/bucket's WILL_RUN,\n"
@@ -44,6 +47,9 @@ static void _usage(FILE *f)
 "  -p PARTITION  only jobs of PARTITION\n"
 "  -A ACCOUNT    only jobs of ACCOUNT\n"
 "  --json        a JSON array, one object per job\n"
+"  --chart=FILE  also draw the plan as a node x time SVG chart into FILE\n"
+"                (running jobs from now, then the jobs shown, coloured by\n"
+"                user, as 'sbucket chart' draws)\n"
 "  -h, --help    this text\n"
 "\n"
 "The cluster is read through scontrol (SBUCKET_SCONTROL names another).\n"
@@ -611,11 +617,110 @@ static void _print(const sbf_plan_t *p, const _filter_t *flt, bool json)
 	_index_fini(&x);
 }
 
+/* ---- the chart ----------------------------------------------------------- */
+
+/* Add a job on @nodes over [@s, @e) to @c; 0 or -1 (errno). */
+static int _chart_job(sb_chart_t *c, const sbw_live_t *lv, const char *id,
+		      const char *user, const sb_bitmap_t *nodes, int64_t s,
+		      int64_t e, const char **names)
+{
+	size_t n = 0;
+	int64_t i;
+
+	for (i = sb_bitmap_first_set(nodes); i >= 0;
+	     i = sb_bitmap_next_set(nodes, (size_t) i + 1))
+		names[n++] = lv->cl.nodes[i].name;
+	if (!n)
+		return 0;
+	return sb_chart_add_job(c, id, user && user[0] ? user : NULL, s, e,
+				names, n);
+}
+
+/*
+ * The plan as 'sbucket chart' draws it, into @file: the running jobs
+ * from now to their ends, the planned jobs shown, rows for every node.
+ * 0, or -1 after one error line.
+ */
+static int _chart(const sbf_plan_t *p, const _filter_t *flt,
+		  const char *file)
+{
+	const sbw_live_t *lv = &p->m->lv;
+	const char **names = calloc(lv->cl.n + 1, sizeof(*names));
+	sb_chart_opts_t o = { 0 };
+	sb_chart_t *c = sb_chart_create();
+	char *svg = NULL, cap[96], t[32];
+	FILE *f = NULL;
+	size_t i;
+	int rc = -1;
+
+	if (!names || !c)
+		goto oom;
+	for (i = 0; i < lv->cl.n; i++)
+		if (sb_chart_add_node(c, lv->cl.nodes[i].name) < 0)
+			goto oom;
+	for (i = 0; i < lv->njobs; i++) {
+		const sbw_job_t *j = &lv->jobs[i];
+		int64_t e = j->state == SBW_SUSPENDED || j->end < 0 ?
+			SB_TIME_INFINITE : j->end;
+
+		if (j->nodes && _chart_job(c, lv, j->id, j->user, j->nodes,
+					   lv->now, e > lv->now ? e :
+					   lv->now, names) < 0)
+			goto oom;
+	}
+	for (i = 0; i < p->njobs; i++) {
+		const sbf_job_t *q = &p->jobs[i];
+
+		if (q->planned && !q->r.never && _shown(p, q, flt) &&
+		    _chart_job(c, lv, q->job->id, q->job->user, q->r.nodes,
+			       q->r.start, q->r.end, names) < 0)
+			goto oom;
+	}
+	sbw_fmt_time(lv->now, t, sizeof(t));
+	snprintf(cap, sizeof(cap), "sbucket forecast at %s", t);
+	o.title = "Planned starts";
+	o.caption = cap;
+	o.summary = true;
+	o.legend = true;
+	if (!(svg = sb_chart_svg(c, &o))) {
+		if (errno != ENOENT)
+			goto oom;
+		fprintf(stderr, "sbucket: --chart: no job to draw\n");
+		goto out;
+	}
+	if (!(f = fopen(file, "w"))) {
+		fprintf(stderr, "sbucket: --chart '%s': %s\n", file,
+			strerror(errno));
+		goto out;
+	}
+	if (fputs(svg, f) == EOF) {
+		fprintf(stderr, "sbucket: --chart '%s': %s\n", file,
+			strerror(errno));
+		fclose(f);
+		goto out;
+	}
+	if (fclose(f)) {
+		fprintf(stderr, "sbucket: --chart '%s': %s\n", file,
+			strerror(errno));
+		goto out;
+	}
+	rc = 0;
+	goto out;
+oom:
+	fprintf(stderr, "sbucket: out of memory\n");
+out:
+	free(svg);
+	free(names);
+	sb_chart_destroy(c);
+	return rc;
+}
+
 /* ---- main ---------------------------------------------------------------- */
 
 int sbucket_forecast_main(int argc, char **argv)
 {
 	_filter_t flt = { NULL, NULL, NULL };
+	const char *chart = NULL;
 	bool json = false;
 	sbf_plan_t p;
 	int i, rc;
@@ -629,6 +734,19 @@ int sbucket_forecast_main(int argc, char **argv)
 		} else if (!strcmp(a, "--json")) {
 			json = true;
 			continue;
+		} else if (!strncmp(a, "--chart=", 8)) {
+			if (!a[8])
+				return sbucket_usage_error(CMD, "--chart",
+							   NULL,
+							   "needs a file");
+			if (chart)
+				return sbucket_usage_error(CMD, "--chart",
+							   a + 8,
+							   "given twice");
+			chart = a + 8;
+			continue;
+		} else if (!strcmp(a, "--chart")) {
+			dst = &chart;
 		} else if (!strcmp(a, "-u")) {
 			dst = &flt.user;
 		} else if (!strcmp(a, "-p")) {
@@ -656,6 +774,8 @@ int sbucket_forecast_main(int argc, char **argv)
 	rc = sbf_plan(&p);
 	if (!rc)
 		_print(&p, &flt, json);
+	if (!rc && chart && _chart(&p, &flt, chart) < 0)
+		rc = -1;
 	sbf_plan_fini(&p);
 	if (rc)
 		return SBUCKET_EXIT_INPUT;
