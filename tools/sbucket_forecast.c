@@ -772,6 +772,18 @@ int sbucket_forecast_main(int argc, char **argv)
 		*dst = argv[++i];
 	}
 	rc = sbf_plan(&p);
+	if (!rc && flt.part) {
+		size_t k;
+
+		for (k = 0; k < p.m->lv.nparts &&
+		     strcmp(p.m->lv.parts[k].name, flt.part); k++)
+			;
+		if (k == p.m->lv.nparts) {
+			sbf_plan_fini(&p);
+			return sbucket_usage_error(CMD, "-p", flt.part,
+						   "no such partition");
+		}
+	}
 	if (!rc)
 		_print(&p, &flt, json);
 	if (!rc && chart && _chart(&p, &flt, chart) < 0)

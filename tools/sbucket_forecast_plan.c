@@ -66,6 +66,39 @@ static void _unplanned(const sbw_live_t *lv, const sbw_job_t *j, char *buf,
 			 "not plan", r);
 }
 
+/*
+ * The memory a job asks for or holds on each of its @nodes nodes, in MB:
+ * MinMemoryNode, else the mem= of its TRES (22.05's TRES=, later
+ * ReqTRES= for a pending job and AllocTRES= for a running one) over its
+ * nodes; 0 when neither says.
+ */
+static uint64_t _mem_per_node(const sbw_job_t *j, uint64_t nodes)
+{
+	const char *v = sb_record_get(j->rec, "MinMemoryNode"), *m;
+	uint64_t mb = 0;
+	char buf[32];
+	size_t n;
+
+	if (v && !sb_slurm_mem(v, &mb) && mb)
+		return mb;
+	if (!(v = sb_record_get(j->rec, "TRES")))
+		v = sb_record_get(j->rec, j->state == SBW_PENDING ?
+				  "ReqTRES" : "AllocTRES");
+	for (m = v; m && (m = strstr(m, "mem=")); m += 4)
+		if (m == v || m[-1] == ',')
+			break;
+	if (!m)
+		return 0;
+	n = strcspn(m + 4, ",");
+	if (n >= sizeof(buf))
+		return 0;
+	memcpy(buf, m + 4, n);
+	buf[n] = '\0';
+	if (sb_slurm_mem(buf, &mb) < 0)
+		return 0;
+	return nodes ? mb / nodes : mb;
+}
+
 /* qsort has no context argument: the live cluster of the one sort. */
 static const sbw_live_t *_sort_lv;
 
@@ -242,9 +275,7 @@ static int _uses(sbf_plan_t *p)
 		cpus = (j->cpus + nn - 1) / nn;
 		if ((v && !strcmp(v, "NO")) || cpus > UINT32_MAX - 1)
 			cpus = UINT32_MAX;
-		v = sb_record_get(j->rec, "MinMemoryNode");
-		if (!v || sb_slurm_mem(v, &mem) < 0)
-			mem = 0;
+		mem = _mem_per_node(j, nn);
 		for (k = sb_bitmap_first_set(j->nodes); k >= 0;
 		     k = sb_bitmap_next_set(j->nodes, (size_t) k + 1))
 			if (sb_qplan_use(p->q, (size_t) k, (uint32_t) cpus,
@@ -335,6 +366,11 @@ static int _job(sbf_plan_t *p, sbf_job_t *f)
 	if (q->cpus < j->node_cpus)
 		q->cpus = j->node_cpus;
 	q->mem = q->req->nchunks ? q->req->chunks[0].min_memory : 0;
+	if (_mem_per_node(j, n) > q->mem)
+		q->mem = _mem_per_node(j, n);
+	/* select/linear gives whole nodes; so does --exclusive */
+	v = sb_record_get(j->rec, "OverSubscribe");
+	q->exclusive = !lv->base_cons || (v && !strcmp(v, "NO"));
 	if (_reason_is(j, "BeginTime") &&
 	    (v = sb_record_get(j->rec, "EligibleTime")) &&
 	    sb_slurm_time(v, &q->begin) < 0)

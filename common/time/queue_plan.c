@@ -169,7 +169,8 @@ static void _use_at(const sb_qplan_t *q, size_t i, int64_t p, int skip,
 	}
 }
 
-/* Has node @i @c CPUs and @m MB free over [s, e) for job tag @skip? */
+/* Has node @i @c CPUs and @m MB free over [s, e) for job tag @skip?
+ * c UINT32_MAX: the whole node (nothing else on it). */
 static bool _fits(const sb_qplan_t *q, size_t i, int64_t s, int64_t e,
 		  uint32_t c, uint64_t m, int skip)
 {
@@ -179,6 +180,10 @@ static bool _fits(const sb_qplan_t *q, size_t i, int64_t s, int64_t e,
 	bool whole;
 	size_t k;
 
+	if (c == WHOLE_NODE) {
+		c = nd->cpus;
+		m = nd->real_memory;
+	}
 	if (_node_down(nd) || c > nd->cpus || m > nd->real_memory)
 		return false;
 	/* use only grows at a span's start: s and the starts inside */
@@ -271,7 +276,7 @@ static int _base_earliest(sb_qplan_t *q, const sb_qp_job_t *j, int64_t t,
 			  int64_t *start, sb_bitmap_t *nodes)
 {
 	uint64_t need = sb_request_nodes(j->req);
-	uint32_t c = j->cpus ? j->cpus : 1;
+	uint32_t c = j->exclusive ? WHOLE_NODE : j->cpus ? j->cpus : 1;
 	int64_t *cand = NULL, i;
 	size_t k, nc = 0, cap = 16;
 	int rc = -1;
@@ -385,7 +390,7 @@ static int _commit(sb_qplan_t *q, const sb_qp_job_t *j, int64_t s,
 
 	for (i = sb_bitmap_first_set(nodes); i >= 0;
 	     i = sb_bitmap_next_set(nodes, (size_t) i + 1)) {
-		if (j->kind == SB_QP_WHOLE) {
+		if (j->kind == SB_QP_WHOLE || j->exclusive) {
 			if (_add(q, (size_t) i, WHOLE_NODE, 0, s, e, -1,
 				 true) < 0)
 				return -1;

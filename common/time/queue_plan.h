@@ -114,6 +114,10 @@ typedef struct {
 	int own_tag;			/* BASE: spans of this tag (its
 					 * reservation's) are not in its
 					 * way; -1: none */
+	bool exclusive;			/* BASE: whole nodes (a base that
+					 * allocates whole nodes, or
+					 * --exclusive): nothing else on
+					 * them over its window */
 	uint32_t cpus;			/* BASE: CPUs on each node (>= 1) */
 	uint64_t mem;			/* BASE: MB on each node */
 	int64_t duration;		/* >= 1, SB_TIME_INFINITE */

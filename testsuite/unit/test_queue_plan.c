@@ -69,7 +69,7 @@ static bool _node_ok(const _case_t *c, size_t j, size_t i, int64_t s,
 		return false;
 	if (q->req->required && sb_bitmap_test(q->req->required, i) != 1)
 		return false;
-	if (q->kind == SB_QP_WHOLE) {
+	if (q->kind == SB_QP_WHOLE || q->exclusive) {
 		if (c->bu[i] > s)
 			return false;
 		for (k = 0; k < c->nj; k++)
@@ -97,7 +97,8 @@ static bool _node_ok(const _case_t *c, size_t j, size_t i, int64_t s,
 			    sb_bitmap_test(r->nodes, i) != 1 ||
 			    r->start > t || r->end <= t)
 				continue;
-			if (c->jobs[k].kind == SB_QP_WHOLE)
+			if (c->jobs[k].kind == SB_QP_WHOLE ||
+			    c->jobs[k].exclusive)
 				return false;
 			cpus += c->jobs[k].cpus;
 			mem += c->jobs[k].mem;
@@ -270,6 +271,8 @@ static void _one_case(sb_test_rng_t *g, unsigned long cs)
 		c.req[k].time_limit = j->duration;
 		j->own_tag = -1;
 		j->cpus = 1 + (uint32_t) sb_test_rng_below(g, 3);
+		j->exclusive = j->kind == SB_QP_BASE &&
+			!sb_test_rng_below(g, 4);
 		j->mem = (uint64_t) sb_test_rng_range(g, 0, 600);
 		j->begin = sb_test_rng_below(g, 4) ? 0 :
 			sb_test_rng_range(g, 1, 30);
