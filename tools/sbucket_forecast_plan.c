@@ -127,14 +127,14 @@ const sbf_job_t *sbf_plan_job(const sbf_plan_t *p, const sbw_job_t *j)
 }
 
 static int _add_dep(sbf_job_t *f, const char *type, sb_qp_dep_kind_t kind,
-		    const sbw_job_t *on, int64_t at)
+		    const sbw_job_t *on, int64_t at, int64_t delay)
 {
 	sbf_dep_t *v = realloc(f->deps, (f->ndeps + 1) * sizeof(*v));
 
 	if (!v)
 		return _oom();
 	f->deps = v;
-	v[f->ndeps++] = (sbf_dep_t) { kind, type, on, at };
+	v[f->ndeps++] = (sbf_dep_t) { kind, type, on, at, delay };
 	return 0;
 }
 
@@ -187,7 +187,7 @@ static int _deps(sbf_plan_t *p, sbf_job_t *f)
 				    o->state == SBW_OTHER)
 					continue;
 				if (_add_dep(f, "singleton", SB_QP_AFTERANY, o,
-					     0) < 0)
+					     0, 0) < 0)
 					goto out;
 			}
 			continue;
@@ -202,13 +202,18 @@ static int _deps(sbf_plan_t *p, sbf_job_t *f)
 		for (id = strtok_r(ids, ":", &save2); id;
 		     id = strtok_r(NULL, ":", &save2)) {
 			char *plus = strchr(id, '+');
+			int64_t delay = 0;
 			const sbw_job_t *o;
 
-			if (plus)
+			if (plus) {
 				*plus = '\0';
+				/* after:N+MINUTES: minutes after its start */
+				delay = 60 * (int64_t) sbw_leading_number(
+					plus + 1);
+			}
 			o = sbw_live_job(lv, id);
 			if (_add_dep(f, _dep_types[t], (sb_qp_dep_kind_t) t,
-				     o, lv->now) < 0)
+				     o, lv->now, delay) < 0)
 				goto out;
 		}
 	}
@@ -235,6 +240,7 @@ static int _qdeps(sbf_plan_t *p, sbf_job_t *f, const size_t *qidx)
 		q->kind = dp->kind;
 		q->job = SIZE_MAX;
 		q->at = p->m->lv.now;
+		q->delay = dp->kind == SB_QP_AFTER ? dp->delay : 0;
 		if (o && o->planned) {
 			q->job = qidx[o - p->jobs];
 		} else if (o) {
@@ -245,6 +251,13 @@ static int _qdeps(sbf_plan_t *p, sbf_job_t *f, const size_t *qidx)
 			q->at = dp->on->state == SBW_SUSPENDED ||
 				dp->on->end < 0 ? SB_TIME_INFINITE :
 				dp->on->end;
+		} else if (dp->on && dp->kind == SB_QP_AFTER &&
+			   dp->on->start >= 0 && (dp->on->state == SBW_RUNNING ||
+			    dp->on->state == SBW_SUSPENDED)) {
+			/* started: met once its delay has passed */
+			q->at = sb_time_add(dp->on->start, dp->delay);
+			if (q->at < p->m->lv.now)
+				q->at = p->m->lv.now;
 		}
 		dp->at = q->at;
 	}

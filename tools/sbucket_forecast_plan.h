@@ -37,6 +37,7 @@ typedef struct {
 	const char *type;		/* "afterok", ..., "singleton" */
 	const sbw_job_t *on;		/* the job, NULL: not in the queue */
 	int64_t at;			/* when met (see queue_plan.h) */
+	int64_t delay;			/* after:N+MINUTES, in seconds */
 } sbf_dep_t;
 
 /* One pending job, planned. */

@@ -452,7 +452,9 @@ static int _plan_one(sb_qplan_t *q, const sb_qp_job_t *jobs, size_t i,
 			const sb_qp_result_t *o = &out[dp->job];
 
 			at = o->never ? SB_TIME_INFINITE :
-			     dp->kind == SB_QP_AFTER ? o->start : o->end;
+			     dp->kind == SB_QP_AFTER ?
+			     sb_time_add(o->start, dp->delay > 0 ? dp->delay :
+					 0) : o->end;
 		}
 		if (at == SB_TIME_INFINITE) {
 			r->never = SB_QP_NEVER_DEPENDENCY;

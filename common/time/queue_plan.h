@@ -95,11 +95,13 @@ typedef enum {
 } sb_qp_dep_kind_t;
 
 /* A dependency: on job @job of the queue, or (job SIZE_MAX) on a time
- * the caller knows, @at (SB_TIME_INFINITE: never satisfied). */
+ * the caller knows, @at (SB_TIME_INFINITE: never satisfied); @delay
+ * seconds after the queued job's start (after:N+minutes). */
 typedef struct {
 	sb_qp_dep_kind_t kind;
 	size_t job;
 	int64_t at;
+	int64_t delay;			/* >= 0; AFTER on a queued job */
 } sb_qp_dep_t;
 
 /* A pending job. The pointers must live until sb_qplan_run() returns. */

@@ -175,7 +175,8 @@ static void _verify(const _case_t *c, unsigned long cs)
 				dep_never = true;
 				continue;
 			}
-			t = q->deps[d].kind == SB_QP_AFTER ? p->start : p->end;
+			t = q->deps[d].kind == SB_QP_AFTER ?
+				p->start + q->deps[d].delay : p->end;
 			if (t > t0)
 				t0 = t;
 		}
@@ -286,6 +287,9 @@ static void _one_case(sb_test_rng_t *g, unsigned long cs)
 				c.deps[k].job = p;
 				c.deps[k].kind = sb_test_rng_below(g, 3) ?
 					SB_QP_AFTERANY : SB_QP_AFTER;
+				if (c.deps[k].kind == SB_QP_AFTER)
+					c.deps[k].delay =
+						sb_test_rng_range(g, 0, 5);
 				j->deps = &c.deps[k];
 				j->ndeps = 1;
 			}
@@ -346,7 +350,7 @@ START_TEST(test_hand_licence)
 	int64_t bu[2] = { 50, 0 }, lim = 1, need1[1] = { 1 };
 	sb_request_t r1, r2, r3;
 	sb_qp_job_t jobs[3];
-	sb_qp_dep_t dep = { SB_QP_AFTERANY, 0, 0 };
+	sb_qp_dep_t dep = { SB_QP_AFTERANY, 0, 0, 0 };
 	sb_qp_result_t res[3];
 	sb_bucket_set_t *set;
 	sb_will_run_t *w;
@@ -408,9 +412,10 @@ START_TEST(test_hand_licence)
 		sb_qplan_result_fini(&res[i]);
 	/* a cycle and a never-met dependency */
 	{
-		sb_qp_dep_t d0 = { SB_QP_AFTERANY, 1, 0 };
-		sb_qp_dep_t d1 = { SB_QP_AFTERANY, 0, 0 };
-		sb_qp_dep_t dn = { SB_QP_AFTEROK, SIZE_MAX, SB_TIME_INFINITE };
+		sb_qp_dep_t d0 = { SB_QP_AFTERANY, 1, 0, 0 };
+		sb_qp_dep_t d1 = { SB_QP_AFTERANY, 0, 0, 0 };
+		sb_qp_dep_t dn = { SB_QP_AFTEROK, SIZE_MAX,
+				   SB_TIME_INFINITE, 0 };
 
 		jobs[0].deps = &d0;
 		jobs[0].ndeps = 1;
