@@ -286,7 +286,10 @@ static int _uses(sbf_plan_t *p)
 		if (end <= lv->now)
 			end = lv->now + 1;
 		cpus = (j->cpus + nn - 1) / nn;
-		if ((v && !strcmp(v, "NO")) || cpus > UINT32_MAX - 1)
+		/* whole nodes: a base that gives them (select/linear), an
+		 * exclusive job */
+		if (!lv->base_cons || (v && !strcmp(v, "NO")) ||
+		    cpus > UINT32_MAX - 1)
 			cpus = UINT32_MAX;
 		mem = _mem_per_node(j, nn);
 		for (k = sb_bitmap_first_set(j->nodes); k >= 0;
