@@ -452,6 +452,81 @@ START_TEST(test_hand_licence)
 }
 END_TEST
 
+/*
+ * A reservation on n0 over [10, 100): a span of tag 0 in the queue plan,
+ * a window in WILL_RUN's plan w[0], none in w[1] (the plan of the jobs
+ * that run in it). A BASE job of the reservation (own_tag 0) starts now
+ * on n0; another (no tag) after it ends; a WHOLE job of the reservation
+ * (plan 1) on n0 after the first BASE job, one outside it (plan 0) at
+ * 100.
+ */
+START_TEST(test_hand_reservation)
+{
+	sb_node_t nodes[2];
+	int64_t bu[2] = { 0, 0 };
+	sb_request_t r;
+	sb_bitmap_t *n0 = sb_bitmap_alloc(2);
+	sb_qp_job_t jobs[4];
+	sb_qp_result_t res[4];
+	sb_bucket_set_t *set;
+	sb_will_run_t *w[2];
+	sb_qplan_t *q;
+	sb_policy_t pol;
+	size_t i;
+
+	ck_assert_ptr_nonnull(n0);
+	sb_bitmap_set(n0, 0);
+	for (i = 0; i < 2; i++) {
+		ck_assert_int_eq(sb_node_init(&nodes[i], (uint32_t) i,
+					      i ? "n1" : "n0"), 0);
+		nodes[i].cpus = 2;
+		nodes[i].real_memory = 1000;
+	}
+	ck_assert_int_eq(sb_policy_init(&pol, "FIRSTAVAILABLE", NULL, NULL,
+					NULL), 0);
+	ck_assert_ptr_nonnull((set = sb_bucket_set_create(nodes, 2, 0)));
+	ck_assert_ptr_nonnull((w[0] = sb_will_run_create(set, 0, INT64_MAX,
+							 bu)));
+	ck_assert_ptr_nonnull((w[1] = sb_will_run_create(set, 0, INT64_MAX,
+							 bu)));
+	ck_assert_int_eq(sb_will_run_reserve(w[0], 0, 10, 100), 0);
+	ck_assert_ptr_nonnull((q = sb_qplan_create(nodes, 2, 0, w, 2, NULL)));
+	ck_assert_int_eq(sb_qplan_set_buckets(q, set), 0);
+	ck_assert_int_eq(sb_qplan_use(q, 0, UINT32_MAX, 0, 10, 100, 0), 0);
+	sb_request_init(&r);
+	ck_assert_ptr_nonnull(sb_request_add_chunk(&r, 1));
+	r.time_limit = 20;
+	for (i = 0; i < 4; i++)
+		jobs[i] = (sb_qp_job_t) { .kind = i < 2 ? SB_QP_BASE :
+					  SB_QP_WHOLE, .req = &r,
+					  .allowed = n0, .cpus = 1,
+					  .duration = 20, .own_tag = -1 };
+	jobs[0].own_tag = 0;
+	jobs[2].plan = 1;
+	ck_assert_int_eq(sb_qplan_run(q, jobs, 4, &pol, res), 0);
+	ck_assert_int_eq(sb_qplan_check(q), 0);
+	ck_assert_int_eq(res[0].start, 0);	/* in its reservation */
+	ck_assert_int_eq(res[1].start, 100);	/* after it */
+	ck_assert_int_eq(res[2].start, 20);	/* after job 0 on n0 */
+	ck_assert_int_eq(res[3].start, 120);	/* after the reservation
+						 * and job 1 */
+	ck_assert_int_eq(res[3].by, SB_QP_BY_NODES);
+	for (i = 0; i < 4; i++)
+		sb_qplan_result_fini(&res[i]);
+	jobs[2].plan = 2;			/* no such plan */
+	ck_assert_int_eq(sb_qplan_run(q, jobs, 4, &pol, res), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	sb_request_fini(&r);
+	sb_bitmap_free(n0);
+	sb_qplan_destroy(q);
+	sb_will_run_destroy(w[0]);
+	sb_will_run_destroy(w[1]);
+	sb_bucket_set_destroy(set);
+	for (i = 0; i < 2; i++)
+		sb_node_fini(&nodes[i]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("queue_plan");
@@ -459,6 +534,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_hand_licence);
+	tcase_add_test(tc, test_hand_reservation);
 	tcase_add_test(tc, test_random_oracle);
 	suite_add_tcase(s, tc);
 	return sb_test_run(s);
