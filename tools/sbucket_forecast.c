@@ -93,7 +93,8 @@ static void _w(_waits_t *w, _wait_t x)
  * the jobs on its own nodes, not the whole queue.
  */
 typedef struct {
-	size_t *run_at, *run;		/* node i: run[run_at[i]..run_at[i+1]) */
+	size_t *run_at, *run;		/* node i's running jobs:
+					 * run[run_at[i]..run_at[i+1]) */
 	size_t *job_at, *job;
 	uint32_t *seen;			/* per running job, per pending job */
 	uint32_t *seen_job;

@@ -252,7 +252,8 @@ static int _qdeps(sbf_plan_t *p, sbf_job_t *f, const size_t *qidx)
 				dp->on->end < 0 ? SB_TIME_INFINITE :
 				dp->on->end;
 		} else if (dp->on && dp->kind == SB_QP_AFTER &&
-			   dp->on->start >= 0 && (dp->on->state == SBW_RUNNING ||
+			   dp->on->start >= 0 &&
+			   (dp->on->state == SBW_RUNNING ||
 			    dp->on->state == SBW_SUSPENDED)) {
 			/* started: met once its delay has passed */
 			q->at = sb_time_add(dp->on->start, dp->delay);

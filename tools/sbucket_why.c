@@ -711,8 +711,8 @@ static void _print_pending_text(const _expl_t *e)
 		       hl ? hl : "?");
 		free(hl);
 		if (e->base)
-			printf("  on its nodes' free CPUs and memory over time, "
-			       "as the base would place it\n");
+			printf("  on its nodes' free CPUs and memory over "
+			       "time, as the base would place it\n");
 		if (e->bf_resv) {
 			sbw_fmt_time(e->start, t1, sizeof(t1));
 			printf("  reservation %s ends at %s; backfill plans "

@@ -740,7 +740,7 @@ sbw_limits_t *sbw_limits_explain(sbw_live_t *lv, sbw_job_t *j,
 	return ls;
 }
 
-/* ---- the whole queue ('sbucket forecast') --------------------------------- */
+/* ---- the whole queue ('sbucket forecast') ------------------------------- */
 
 sbw_limits_t *sbw_limits_queue(sbw_live_t *lv,
 			       bool (*want)(const sbw_job_t *))

@@ -68,7 +68,8 @@ int sbw_model_build(sbw_model_t *m)
 				       j->end < 0) ? SB_TIME_INFINITE : j->end;
 		m->run_of[m->nrun++] = j;
 	}
-	if (sb_model_windows(lv->cl.nodes, n, m->resv, lv->nresv, lv->now) < 0 ||
+	if (sb_model_windows(lv->cl.nodes, n, m->resv, lv->nresv,
+			     lv->now) < 0 ||
 	    sb_model_busy_until(m->run, m->nrun, m->until, n) < 0 ||
 	    !(m->set = sb_bucket_set_create(lv->cl.nodes, n, lv->now))) {
 		fprintf(stderr, PROG ": cannot build the node buckets: %s\n",

@@ -222,7 +222,8 @@ static void _base_match(sb_qplan_t *q, const sb_qp_job_t *j)
 		for (b = 0; b < sb_bucket_set_size(q->set); b++)
 			if (sb_chunk_match(sb_bucket_rep(q->set, b), r,
 					   &r->chunks[0], NULL) == 1)
-				sb_bitmap_or(q->match, sb_bucket_all(q->set, b));
+				sb_bitmap_or(q->match,
+					     sb_bucket_all(q->set, b));
 	} else {
 		for (i = 0; i < q->n; i++)
 			if (sb_chunk_match(&q->nodes[i], r, &r->chunks[0],
