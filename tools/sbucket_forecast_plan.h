@@ -11,9 +11,10 @@
  * places (sbw_base_reason() NULL) on whole nodes through WILL_RUN, one
  * the base places on each node's CPUs and memory (whole nodes when the
  * base is not cons_tres, which gives whole nodes, or with --exclusive);
- * its counted limits (sbw_limits_queue()), its dependencies (Dependency=, the jobs it names
- * in the queue or running), its begin time (Reason=BeginTime:
- * EligibleTime) and its reservation (its nodes, not before its start).
+ * its counted limits (sbw_limits_queue()), its dependencies
+ * (Dependency=, the jobs it names in the queue or running), its begin
+ * time (Reason=BeginTime: EligibleTime) and its reservation (its nodes,
+ * not before its start).
  * A start at the end of a reservation is shown where backfill shows it
  * (sbw_backfill_step()), as 'sbucket why' does.
  * A job backfill does not plan at all (held, a dependency never
