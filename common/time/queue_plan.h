@@ -61,8 +61,9 @@
  *
  * Errors: -1 with errno; EINVAL (a NULL argument, a node index out of
  * range, a span with start >= end, a job without a request or with a
- * plan index >= nw, a dependency on a job index out of range), ENOMEM.
- * No logging.
+ * plan index >= nw, a dependency on a job index out of range; a job whose
+ * nodes and limits do not agree within 10,000 rounds, which the rounds'
+ * progress rules out: a guard), ENOMEM. No logging.
  */
 #ifndef SB_QUEUE_PLAN_H
 #define SB_QUEUE_PLAN_H
