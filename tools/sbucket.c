@@ -23,6 +23,8 @@ static const struct {
 	  "compute and explain fair share for an association tree" },
 	{ "why", sbucket_why_main,
 	  "why a job of the running cluster waits or got its nodes" },
+	{ "forecast", sbucket_forecast_main,
+	  "when each pending job of the running cluster starts, and why" },
 	{ "chart", sbucket_chart_main,
 	  "draw jobs (sacct's or a backfill plan) as a node x time SVG" },
 };

@@ -10,9 +10,11 @@
  * alike nodes with future reservations as busy-later windows, the
  * base-or-bucket rule (common/base_reason.h), and WILL_RUN's plan of
  * running jobs' ends and reservations (common/will_run.h). A pending
- * job's planned start is backfill's: the pending jobs before it in
- * backfill's order are planned first (as 'sbucket backfill' plans a
- * queue), then the job itself.
+ * job's planned start is the one of 'sbucket forecast''s plan of the
+ * whole queue (sbucket_forecast_plan.h over common/time/queue_plan.h):
+ * every pending job in backfill's order, over nodes, each node's CPUs
+ * and memory (jobs the base places), limits and dependencies, so that
+ * both commands give a job the same start.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -30,9 +32,11 @@
 #include "sb_time.h"
 #include "sbucket.h"
 #include "sbucket_fairshare_live.h"
+#include "sbucket_forecast_plan.h"
 #include "sbucket_why_fmt.h"
 #include "sbucket_why_limits.h"
 #include "sbucket_why_live.h"
+#include "sbucket_why_model.h"
 #include "why.h"
 #include "will_run.h"
 
@@ -50,9 +54,10 @@ static void _usage(FILE *f)
 "job: what it needs, how many of the nodes that match it are free,\n"
 "free until a reservation (busy-later), busy, down or in a reservation it\n"
 "may not use, which running jobs, reservations and jobs planned before\n"
-"it keep it waiting, and when it is planned to start (select/bucket's\n"
-"WILL_RUN, planning the jobs before it first, as backfill does), next to\n"
-"what squeue --start shows.\n"
+"it keep it waiting, and when it is planned to start (the plan of the\n"
+"whole queue 'sbucket forecast' prints: select/bucket's WILL_RUN, each\n"
+"node's CPUs and memory for jobs the base places, limits and licences),\n"
+"next to what squeue --start shows.\n"
 "\n"
 "  --json      one JSON object instead of text\n"
 "  -h, --help  this text\n"
@@ -63,36 +68,7 @@ static void _usage(FILE *f)
 "commands fail), 2 for usage errors.\n");
 }
 
-/* ---- the model ----------------------------------------------------------- */
-
-typedef struct {
-	const sbw_job_t *job;
-	int64_t start, end;
-	sb_bitmap_t *nodes;		/* union of its chunks */
-} _planned_t;
-
-typedef struct {
-	sbw_live_t lv;
-	sb_bucket_set_t *set;
-	sb_model_job_t *run;		/* running and suspended jobs */
-	size_t nrun;
-	const sbw_job_t **run_of;	/* the sbw_job_t of run[i] */
-	sb_model_resv_t *resv;
-	int64_t *until;
-	sb_bitmap_t *reserved;		/* active reservations, not j's */
-	const sb_policy_t *policy;
-} _model_t;
-
-static void _model_fini(_model_t *m)
-{
-	sb_bucket_set_destroy(m->set);
-	free(m->run);
-	free(m->run_of);
-	free(m->resv);
-	free(m->until);
-	sb_bitmap_free(m->reserved);
-	sbw_live_fini(&m->lv);
-}
+/* ---- the model (sbucket_why_model.h) ------------------------------------- */
 
 static int _oom(void)
 {
@@ -100,179 +76,11 @@ static int _oom(void)
 	return -1;
 }
 
-/* Buckets with future reservations as windows, running jobs' ends. */
-static int _model_build(_model_t *m)
-{
-	sbw_live_t *lv = &m->lv;
-	size_t i, n = lv->cl.n;
-
-	m->policy = sb_bucket_conf_policy(lv->conf);
-	if ((lv->nresv && !(m->resv = calloc(lv->nresv, sizeof(*m->resv)))) ||
-	    !(m->until = calloc(n + 1, sizeof(*m->until))) ||
-	    (lv->njobs && (!(m->run = calloc(lv->njobs, sizeof(*m->run))) ||
-			   !(m->run_of = calloc(lv->njobs,
-						sizeof(*m->run_of))))))
-		return _oom();
-	for (i = 0; i < lv->nresv; i++) {
-		m->resv[i].name = lv->resv[i].name;
-		m->resv[i].nodes = lv->resv[i].nodes;
-		m->resv[i].start = lv->resv[i].start;
-		m->resv[i].end = lv->resv[i].end;
-	}
-	for (i = 0; i < lv->njobs; i++) {
-		const sbw_job_t *j = &lv->jobs[i];
-
-		if (!j->nodes)
-			continue;
-		m->run[m->nrun].id = j->id;
-		m->run[m->nrun].nodes = j->nodes;
-		m->run[m->nrun].end = (j->state == SBW_SUSPENDED ||
-				       j->end < 0) ? SB_TIME_INFINITE : j->end;
-		m->run_of[m->nrun++] = j;
-	}
-	if (sb_model_windows(lv->cl.nodes, n, m->resv, lv->nresv, lv->now) < 0 ||
-	    sb_model_busy_until(m->run, m->nrun, m->until, n) < 0 ||
-	    !(m->set = sb_bucket_set_create(lv->cl.nodes, n, lv->now))) {
-		fprintf(stderr, PROG ": cannot build the node buckets: %s\n",
-			strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* The nodes of reservations active now that @j does not run in. */
-static int _reserved(_model_t *m, const sbw_job_t *j)
-{
-	size_t i;
-
-	if (!(m->reserved = sb_bitmap_alloc(m->lv.cl.n)))
-		return _oom();
-	for (i = 0; i < m->lv.nresv; i++)
-		if ((int) i != j->resv && m->resv[i].start <= m->lv.now &&
-		    m->resv[i].end > m->lv.now)
-			sb_bitmap_or(m->reserved, m->resv[i].nodes);
-	return 0;
-}
-
-/* Why the base places @j (a reason of base_reason.h), or NULL. */
-static const char *_base_reason(const _model_t *m, const sbw_job_t *j,
-				bool will_run)
-{
-	const sbw_live_t *lv = &m->lv;
-	const sbw_part_t *p = j->part >= 0 ? &lv->parts[j->part] : NULL;
-	const char *v;
-	sb_base_facts_t f;
-	size_t i;
-
-	memset(&f, 0, sizeof(f));
-	f.min_nodes = j->min_nodes;
-	f.max_nodes = j->max_nodes;
-	f.model = true;
-	v = sb_record_get(j->rec, "Reboot");
-	f.share.reboot = v && strcmp(v, "0");
-	f.share.part_exclusive = p && p->exclusive;
-	f.share.part_no = p && p->no;
-	f.share.part_force = p && p->force;
-	v = sb_record_get(j->rec, "OverSubscribe");
-	f.share.job_share = v && !strcmp(v, "YES");
-	f.share.job_exclusive = v && !strcmp(v, "NO");
-	f.share.base_cons = lv->base_cons;
-	f.required_nodes = sb_record_value(j->rec, "ReqNodeList") != NULL;
-	v = sb_record_get(j->rec, "Contiguous");
-	f.contiguous = v && !strcmp(v, "1");
-	f.min_cpus = j->cpus;
-	f.node_cpus = j->node_cpus;
-	for (i = 0; i < lv->nresv; i++)
-		if (lv->resv[i].partial && (int) i != j->resv &&
-		    lv->resv[i].start <= lv->now && lv->resv[i].end > lv->now)
-			f.core_reservation = true;
-	f.will_run = will_run;
-	/* with preemption configured, backfill may offer jobs to preempt:
-	 * those of partitions of a lower PriorityTier, or (other kinds of
-	 * preemption, which sbucket cannot see) any running job */
-	if (lv->preempt_type && strcmp(lv->preempt_type, "preempt/none"))
-		for (i = 0; i < m->nrun; i++) {
-			const sbw_job_t *o = m->run_of[i];
-
-			if (strcmp(lv->preempt_type,
-				   "preempt/partition_prio") ||
-			    (p && o->part >= 0 &&
-			     lv->parts[o->part].tier < p->tier))
-				f.preempt_candidates = true;
-		}
-	f.contiguous_policy = m->policy->kind == SB_POLICY_CONTIGUOUS;
-	return sb_base_reason(&f);
-}
-
-/* Backfill's order (job_scheduler.c sort_job_queue2()): jobs in a
- * reservation, PriorityTier, priority, then job id. */
-static int _before(const sbw_live_t *lv, const sbw_job_t *a,
-		   const sbw_job_t *b)
-{
-	uint32_t ta = a->part >= 0 ? lv->parts[a->part].tier : 0;
-	uint32_t tb = b->part >= 0 ? lv->parts[b->part].tier : 0;
-	uint64_t ia = sbw_leading_number(a->id);
-	uint64_t ib = sbw_leading_number(b->id);
-
-	if ((a->resv >= 0) != (b->resv >= 0))
-		return a->resv >= 0;
-	if (ta != tb)
-		return ta > tb;
-	if (a->priority != b->priority)
-		return a->priority > b->priority;
-	return ia < ib;
-}
-
-/* Does backfill plan this pending job (not held, not waiting for a
- * dependency or a begin time)? */
-static bool _plannable(const sbw_job_t *j)
-{
-	static const char *const wait[] = {
-		"Dependency", "DependencyNeverSatisfied", "BeginTime",
-		"JobHeldUser", "JobHeldAdmin", "PartitionDown",
-		"PartitionInactive", NULL
-	};
-	const char *r;
-	size_t i;
-
-	if (j->state != SBW_PENDING || !j->priority)
-		return false;
-	r = sb_record_get(j->rec, "Reason");
-	for (i = 0; r && wait[i]; i++)
-		if (!strcmp(r, wait[i]))
-			return false;
-	return true;
-}
-
-/*
- * Does backfill skip this job for its limits (acct_policy_job_runnable_*
- * fail before it is planned), or its licences without bf_licenses? Then
- * it reserves no nodes in backfill's plan.
- */
-static bool _held_by_limit(const sbw_live_t *lv, const sbw_job_t *j)
-{
-	const char *r = sb_record_get(j->rec, "Reason");
-
-	if (sbw_limits_reason_kind(r) == SBW_REASON_OTHER)
-		return false;
-	return !lv->bf_licenses || strcmp(r, "Licenses");
-}
-
-/* The nodes a job may use: its reservation's, or all (NULL). */
-static const sb_bitmap_t *_allowed(const _model_t *m, const sbw_job_t *j)
-{
-	return j->resv >= 0 ? m->lv.resv[j->resv].nodes : NULL;
-}
-
-static sb_bitmap_t *_union(const sb_placement_t *pl, size_t n)
-{
-	sb_bitmap_t *u = sb_bitmap_alloc(n);
-	size_t c;
-
-	for (c = 0; u && c < pl->nchunks; c++)
-		sb_bitmap_or(u, pl->nodes[c]);
-	return u;
-}
+typedef struct {
+	const sbw_job_t *job;
+	int64_t start, end;
+	sb_bitmap_t *nodes;		/* union of its chunks */
+} _planned_t;
 
 /* ---- text ---------------------------------------------------------------- */
 
@@ -289,30 +97,6 @@ static void _fmt_limit(int64_t s, char *buf, size_t len)
 			 s / 3600, s % 3600 / 60, s % 60);
 }
 
-static int _hl_cmp(const void *a, const void *b)
-{
-	return sb_hostlist_cmp(*(char *const *) a, *(char *const *) b);
-}
-
-/* The names of @b as a hostlist, to free(); NULL on ENOMEM. */
-static char *_hostlist(const sbw_live_t *lv, const sb_bitmap_t *b)
-{
-	char **names = malloc((lv->cl.n + 1) * sizeof(*names)), *hl;
-	size_t k = 0;
-	int64_t i;
-
-	if (!names)
-		return NULL;
-	for (i = sb_bitmap_first_set(b); i >= 0;
-	     i = sb_bitmap_next_set(b, (size_t) i + 1))
-		names[k++] = lv->cl.nodes[i].name;
-	qsort(names, k, sizeof(*names), _hl_cmp);
-	hl = sb_hostlist_fmt(names, k);
-	free(names);
-	return hl;
-}
-
-/* "2 CPUs, 2000 MB, thin, gpu:2" for a bucket's nodes. */
 static void _fmt_sig(const sb_node_t *n, char *buf, size_t len)
 {
 	size_t k, off;
@@ -399,7 +183,7 @@ static void _needs_text(const sb_request_t *r, char *out, size_t len)
 /* ---- the explanation ----------------------------------------------------- */
 
 typedef struct {
-	_model_t *m;
+	sbw_model_t *m;
 	sbw_job_t *j;
 	bool json;
 	const char *base;		/* base reason, NULL: ours */
@@ -424,7 +208,10 @@ typedef struct {
 	/* held by a limit (sbucket_why_limits.h) */
 	sbw_limits_t *lim;
 	int64_t nodes_start;		/* bf_start before the limits */
+	int64_t nodes_raw;		/* the plan's, before the step */
 	bool lim_unknown;		/* no start the limits allow is known */
+	const char *no_start;		/* the queue plan has no start: why */
+	sbf_plan_t qp;			/* the whole queue, planned */
 } _expl_t;
 
 static void _expl_fini(_expl_t *e)
@@ -439,14 +226,15 @@ static void _expl_fini(_expl_t *e)
 	free(e->ahead);
 	free(e->waits);
 	sbw_limits_free(e->lim);
+	sbf_plan_fini(&e->qp);
 }
 
 static int _census(_expl_t *e)
 {
-	_model_t *m = e->m;
+	sbw_model_t *m = e->m;
 	size_t i;
 
-	if (sb_why_census(m->set, &e->j->req.req, _allowed(m, e->j),
+	if (sb_why_census(m->set, &e->j->req.req, sbw_allowed(m, e->j),
 			  m->reserved, &e->census, &e->ncensus) < 0 ||
 	    !(e->matching = sb_bitmap_alloc(m->lv.cl.n)))
 		return _oom();
@@ -456,83 +244,88 @@ static int _census(_expl_t *e)
 }
 
 /*
- * Plan the pending jobs before @e->j in backfill's order, then @e->j.
- * The jobs before it that the base places are left out (their WILL_RUN
- * is the base's).
+ * The job's planned start: the whole queue planned at once
+ * (sbucket_forecast_plan.h, 'sbucket forecast''s plan), so why and
+ * forecast give the same start; the jobs planned before it are those
+ * the plan placed first. For a whole-node job, also where WILL_RUN puts
+ * it with nothing planned before it.
  */
 static int _plan(_expl_t *e)
 {
-	_model_t *m = e->m;
+	sbw_model_t *m = e->m;
 	sbw_live_t *lv = &m->lv;
-	sb_will_run_t *w;
+	sb_will_run_t *w = NULL;
 	sb_will_run_result_t res;
+	const sbf_job_t *f;
 	size_t i;
 	int rc = -1;
 
-	if (!(w = sb_model_plan(m->set, lv->now, m->until, m->resv, lv->nresv,
-			      e->j->resv >= 0 ? (size_t) e->j->resv :
-			      SIZE_MAX)))
-		goto oom;
-	if (!(e->ahead = calloc(lv->njobs + 1, sizeof(*e->ahead))))
-		goto oom;
-	/* alone: where the job would go if nothing were planned before it */
-	if (!sb_will_run_query(w, &e->j->req.req, m->policy, _allowed(m, e->j),
-			       lv->now, &res)) {
-		e->alone_start = res.start;
-		sb_will_run_result_fini(&res);
-	} else if (errno == ENOENT) {
-		e->alone_never = true;
-	} else {
-		goto fail;
-	}
-	for (i = 0; i < lv->njobs; i++) {
-		sbw_job_t *o = &lv->jobs[i];
-
-		if (o == e->j || !_plannable(o) || !_before(lv, o, e->j) ||
-		    _held_by_limit(lv, o) ||
-		    (!o->have_req && sbw_live_request(lv, o) < 0) ||
-		    _base_reason(m, o, true))
-			continue;
-		if (sb_will_run_query(w, &o->req.req, m->policy,
-				      _allowed(m, o), lv->now, &res) < 0) {
-			if (errno == ENOENT)
-				continue;
-			goto fail;
-		}
-		e->ahead[e->nahead].job = o;
-		e->ahead[e->nahead].start = res.start;
-		e->ahead[e->nahead].end = res.end;
-		e->ahead[e->nahead].nodes = _union(&res.pl, lv->cl.n);
-		if (!e->ahead[e->nahead].nodes ||
-		    sb_will_run_commit(w, &res) < 0) {
+	if (!e->base) {
+		if (!(w = sb_model_plan(m->set, lv->now, m->until, m->resv,
+					lv->nresv, e->j->resv >= 0 ?
+					(size_t) e->j->resv : SIZE_MAX)))
+			goto oom;
+		if (!sb_will_run_query(w, &e->j->req.req, m->policy,
+				       sbw_allowed(m, e->j), lv->now, &res)) {
+			e->alone_start = res.start;
 			sb_will_run_result_fini(&res);
-			goto oom;
+		} else if (errno == ENOENT) {
+			e->alone_never = true;
+		} else {
+			fprintf(stderr, PROG ": job %s: WILL_RUN failed: %s\n",
+				e->j->id, strerror(errno));
+			goto out;
 		}
-		e->nahead++;
-		sb_will_run_result_fini(&res);
 	}
-	if (!sb_will_run_query(w, &e->j->req.req, m->policy, _allowed(m, e->j),
-			       lv->now, &res)) {
-		e->planned = true;
-		e->start = res.start;
-		e->end = res.end;
-		e->nodes = _union(&res.pl, lv->cl.n);
-		sb_will_run_result_fini(&res);
-		if (!e->nodes)
-			goto oom;
-	} else if (errno == ENOENT) {
+	if (sbf_plan_run(&e->qp, m) < 0)
+		goto out;
+	if (!(f = sbf_plan_job(&e->qp, e->j)) || !f->planned) {
+		e->no_start = f ? f->no_start : "not in the queue";
+		rc = 0;
+		goto out;
+	}
+	e->nodes_start = e->nodes_raw = f->r.nodes_start;
+	switch (f->r.never) {
+	case SB_QP_NEVER_NONE:
+		break;
+	case SB_QP_NEVER_NODES:
 		e->never = true;
-	} else {
-		goto fail;
+		rc = 0;
+		goto out;
+	case SB_QP_NEVER_LIMITS:
+		e->lim_unknown = true;
+		rc = 0;
+		goto out;
+	case SB_QP_NEVER_DEPENDENCY:
+	case SB_QP_NEVER_CYCLE:
+		e->no_start = "a dependency on a job that has no start";
+		rc = 0;
+		goto out;
+	}
+	e->planned = true;
+	e->start = f->plan_start;
+	e->end = sb_time_add(f->plan_start, f->qj.duration);
+	if (!(e->nodes = sb_bitmap_dup(f->r.nodes)) ||
+	    !(e->ahead = calloc(e->qp.njobs + 1, sizeof(*e->ahead))))
+		goto oom;
+	for (i = 0; i < e->qp.njobs; i++) {
+		const sbf_job_t *o = &e->qp.jobs[i];
+		_planned_t *a = &e->ahead[e->nahead];
+
+		if (o == f || !o->planned || o->r.never ||
+		    o->r.order >= f->r.order)
+			continue;
+		a->job = o->job;
+		a->start = o->plan_start;
+		a->end = sb_time_add(o->plan_start, o->qj.duration);
+		if (!(a->nodes = sb_bitmap_dup(o->r.nodes)))
+			goto oom;
+		e->nahead++;
 	}
 	rc = 0;
 	goto out;
 oom:
 	rc = _oom();
-	goto out;
-fail:
-	fprintf(stderr, PROG ": job %s: WILL_RUN failed: %s\n", e->j->id,
-		strerror(errno));
 out:
 	sb_will_run_destroy(w);
 	return rc;
@@ -545,27 +338,16 @@ out:
  */
 static void _backfill_step(_expl_t *e)
 {
-	const sbw_live_t *lv = &e->m->lv;
-	int64_t res = lv->bf_resolution, end;
-	size_t k;
-
 	e->bf_start = e->start;
-	if (!e->planned || e->start <= lv->now)
-		return;
-	for (k = 0; k < lv->nresv; k++) {
-		end = lv->resv[k].end;
-		if ((int) k == e->j->resv || end != e->start ||
-		    sb_bitmap_intersects(lv->resv[k].nodes, e->nodes) != 1)
-			continue;
-		e->bf_start = (end + res - 1) / res * res + 1;
-		e->bf_resv = lv->resv[k].name;
-	}
+	if (e->planned)
+		e->bf_start = sbw_backfill_step(&e->m->lv, e->j, e->start,
+						e->nodes, &e->bf_resv);
 }
 
 /* The running jobs on @nodes. */
 static int _waits(_expl_t *e, const sb_bitmap_t *nodes)
 {
-	_model_t *m = e->m;
+	sbw_model_t *m = e->m;
 
 	if (!(e->waits = calloc(m->nrun + 1, sizeof(*e->waits))))
 		return _oom();
@@ -593,7 +375,7 @@ static const char *const _factor_keys[SBW_NFACTORS] = {
 	"priority", "age", "fair_share", "job_size", "partition", "qos"
 };
 
-static bool _priority_bucket(const _model_t *m)
+static bool _priority_bucket(const sbw_model_t *m)
 {
 	return m->lv.priority_type &&
 		!strcmp(m->lv.priority_type, "priority/bucket");
@@ -604,7 +386,7 @@ static bool _priority_bucket(const _model_t *m)
  * partition's PriorityTier, the priority factor that adds the most to
  * the difference (SBW_FAIRSHARE etc., in *factor), or the job id.
  */
-static const char *_ahead_why(const _model_t *m, const sbw_job_t *a,
+static const char *_ahead_why(const sbw_model_t *m, const sbw_job_t *a,
 			      const sbw_job_t *j, int *factor)
 {
 	const sbw_live_t *lv = &m->lv;
@@ -629,7 +411,7 @@ static const char *_ahead_why(const _model_t *m, const sbw_job_t *a,
 }
 
 /* Pending jobs before @j in backfill's order, into @v; their number. */
-static size_t _ahead(const _model_t *m, const sbw_job_t *j,
+static size_t _ahead(const sbw_model_t *m, const sbw_job_t *j,
 		     const sbw_job_t **v)
 {
 	const sbw_live_t *lv = &m->lv;
@@ -638,9 +420,9 @@ static size_t _ahead(const _model_t *m, const sbw_job_t *j,
 	for (i = 0; i < lv->njobs; i++) {
 		const sbw_job_t *o = &lv->jobs[i];
 
-		if (o == j || !_plannable(o) || !_before(lv, o, j))
+		if (o == j || !sbw_plannable(o) || !sbw_before(lv, o, j))
 			continue;
-		for (k = n++; k > 0 && _before(lv, o, v[k - 1]); k--)
+		for (k = n++; k > 0 && sbw_before(lv, o, v[k - 1]); k--)
 			v[k] = v[k - 1];
 		v[k] = o;
 	}
@@ -649,7 +431,7 @@ static size_t _ahead(const _model_t *m, const sbw_job_t *j,
 
 static void _print_priority_text(const _expl_t *e)
 {
-	const _model_t *m = e->m;
+	const sbw_model_t *m = e->m;
 	const sbw_job_t *j = e->j, **v, *fs = NULL;
 	char pair[600];
 	size_t n, i;
@@ -701,7 +483,7 @@ static void _print_priority_text(const _expl_t *e)
 
 static void _json_priority(const _expl_t *e, int *first)
 {
-	const _model_t *m = e->m;
+	const sbw_model_t *m = e->m;
 	const sbw_job_t *j = e->j, **v;
 	size_t n, i;
 	int k, f;
@@ -750,7 +532,7 @@ static void _print_census_text(const _expl_t *e)
 	size_t i, wn = 5, ws = 0, nb = e->ncensus < 64 ? e->ncensus : 64;
 
 	for (i = 0; i < nb; i++) {
-		hl[i] = _hostlist(lv, e->census[i].nodes);
+		hl[i] = sbw_hostlist(lv, e->census[i].nodes);
 		if (hl[i] && strlen(hl[i]) > wn)
 			wn = strlen(hl[i]);
 		_fmt_sig(sb_bucket_rep(e->m->set, e->census[i].bucket), sig,
@@ -820,7 +602,7 @@ static void _print_down(const _expl_t *e)
 		if (sb_why_node_state(e->m->set, (size_t) i,
 				      e->m->reserved) == SB_WHY_DOWN)
 			sb_bitmap_set(down, (size_t) i);
-	if (!sb_bitmap_empty(down) && (hl = _hostlist(lv, down))) {
+	if (!sb_bitmap_empty(down) && (hl = sbw_hostlist(lv, down))) {
 		printf("Down or drained: %s\n", hl);
 		free(hl);
 	}
@@ -829,7 +611,7 @@ static void _print_down(const _expl_t *e)
 
 static void _print_pending_text(const _expl_t *e)
 {
-	const _model_t *m = e->m;
+	const sbw_model_t *m = e->m;
 	const sbw_live_t *lv = &m->lv;
 	const sbw_job_t *j = e->j;
 	char buf[1024], t1[32], t2[48], lim[32];
@@ -851,13 +633,6 @@ static void _print_pending_text(const _expl_t *e)
 		printf("Nodes that match it, by bucket:\n");
 		_print_census_text(e);
 	}
-	if (e->base) {
-		if (e->lim)
-			sbw_limits_print_text(e->lim);
-		printf("Planned start: select/bucket does not plan this job "
-		       "(its base does)\n");
-		goto squeue;
-	}
 	until = e->planned ? e->end : SB_TIME_INFINITE;
 	if (e->nwaits) {
 		printf("Waits for:\n");
@@ -869,7 +644,7 @@ static void _print_pending_text(const _expl_t *e)
 				printf("  ... and %zu more\n", e->nwaits - i);
 				break;
 			}
-			hl = _hostlist(lv, r->nodes);
+			hl = sbw_hostlist(lv, r->nodes);
 
 			sbw_fmt_time(r->end, t1, sizeof(t1));
 			sbw_fmt_rel(r->end, lv->now, t2, sizeof(t2));
@@ -891,7 +666,7 @@ static void _print_pending_text(const _expl_t *e)
 			shown_all = false;
 			continue;
 		}
-		hl = _hostlist(lv, a->nodes);
+		hl = sbw_hostlist(lv, a->nodes);
 		sbw_fmt_time(a->start, t1, sizeof(t1));
 		sbw_fmt_time(a->end, t2, sizeof(t2));
 		printf("  job %-8s on %-16s from %s to %s (priority %" PRIu32
@@ -909,7 +684,7 @@ static void _print_pending_text(const _expl_t *e)
 			continue;
 		if (!n++)
 			printf("Reservations on its nodes:\n");
-		hl = _hostlist(lv, lv->resv[i].nodes);
+		hl = sbw_hostlist(lv, lv->resv[i].nodes);
 		sbw_fmt_time(lv->resv[i].start, t1, sizeof(t1));
 		sbw_fmt_time(lv->resv[i].end, t2, sizeof(t2));
 		printf("  %-12s on %-16s from %s to %s\n", lv->resv[i].name,
@@ -920,19 +695,24 @@ static void _print_pending_text(const _expl_t *e)
 		sbw_limits_print_text(e->lim);
 	if (e->lim_unknown) {
 		printf("Planned start: cannot be known (its limits, above)\n");
+	} else if (e->no_start) {
+		printf("Planned start: none: %s\n", e->no_start);
 	} else if (e->never) {
 		_print_down(e);
 		printf("Planned start: never: even when every running job "
 		       "has ended, too few of these nodes are up and outside "
 		       "reservations for long enough\n");
 	} else {
-		char *hl = _hostlist(lv, e->nodes);
+		char *hl = sbw_hostlist(lv, e->nodes);
 
 		sbw_fmt_time(e->bf_start, t1, sizeof(t1));
 		sbw_fmt_rel(e->bf_start, lv->now, t2, sizeof(t2));
 		printf("Planned start: %s (%s) on %s\n", t1, t2,
 		       hl ? hl : "?");
 		free(hl);
+		if (e->base)
+			printf("  on its nodes' free CPUs and memory over "
+			       "time, as the base would place it\n");
 		if (e->bf_resv) {
 			sbw_fmt_time(e->start, t1, sizeof(t1));
 			printf("  reservation %s ends at %s; backfill plans "
@@ -946,14 +726,13 @@ static void _print_pending_text(const _expl_t *e)
 			       "from " : "now", e->nodes_start > lv->now ?
 			       t1 : "");
 		}
-		if (e->nahead && !e->alone_never &&
-		    e->alone_start < e->start) {
+		if (e->nahead && !e->base && !e->alone_never &&
+		    e->alone_start < e->nodes_raw) {
 			sbw_fmt_time(e->alone_start, t1, sizeof(t1));
 			printf("  without the jobs planned before it: %s\n",
 			       t1);
 		}
 	}
-squeue:
 	sbw_fmt_time(e->sq_start, t1, sizeof(t1));
 	if (e->sq_start < 0 && e->lim)
 		printf("squeue --start: no planned start (backfill skips a "
@@ -985,7 +764,7 @@ static bool _by_backfill(const sbw_job_t *j)
 /* The running job's nodes, per bucket, and the busy-later ones taken. */
 static void _print_running_text(const _expl_t *e)
 {
-	const _model_t *m = e->m;
+	const sbw_model_t *m = e->m;
 	const sbw_live_t *lv = &m->lv;
 	const sbw_job_t *j = e->j;
 	char t1[32], t2[32], sig[256], *hl;
@@ -995,7 +774,7 @@ static void _print_running_text(const _expl_t *e)
 
 	sbw_fmt_time(j->start, t1, sizeof(t1));
 	sbw_fmt_time(j->end, t2, sizeof(t2));
-	hl = _hostlist(lv, j->nodes);
+	hl = sbw_hostlist(lv, j->nodes);
 	{
 		char what[1200];
 
@@ -1016,7 +795,7 @@ static void _print_running_text(const _expl_t *e)
 		sb_bitmap_and(mine, j->nodes);
 		if (sb_bitmap_empty(mine))
 			continue;
-		hl = _hostlist(lv, mine);
+		hl = sbw_hostlist(lv, mine);
 		_fmt_sig(sb_bucket_rep(m->set, b), sig, sizeof(sig));
 		printf("  %zu of %zu: %-16s (%s)\n", sb_bitmap_count(mine),
 		       sb_bucket_total(m->set, b), hl ? hl : "?", sig);
@@ -1052,7 +831,7 @@ static void _json_census(const _expl_t *e)
 	for (i = 0; i < e->ncensus; i++) {
 		const sb_node_t *rep = sb_bucket_rep(e->m->set,
 						     e->census[i].bucket);
-		char *hl = _hostlist(lv, e->census[i].nodes);
+		char *hl = sbw_hostlist(lv, e->census[i].nodes);
 		int first = 1;
 
 		printf("%s{", i ? "," : "");
@@ -1092,7 +871,7 @@ static void _json_census(const _expl_t *e)
 /* A running job's nodes per bucket: [{"nodes":..,"taken":k,"of":n}] */
 static void _json_taken(const _expl_t *e)
 {
-	const _model_t *m = e->m;
+	const sbw_model_t *m = e->m;
 	sb_bitmap_t *mine = sb_bitmap_alloc(m->lv.cl.n);
 	size_t b, n = 0;
 	char *hl;
@@ -1103,7 +882,7 @@ static void _json_taken(const _expl_t *e)
 		sb_bitmap_and(mine, e->j->nodes);
 		if (sb_bitmap_empty(mine))
 			continue;
-		hl = _hostlist(&m->lv, mine);
+		hl = sbw_hostlist(&m->lv, mine);
 		printf("%s{\"nodes\":", n++ ? "," : "");
 		sbw_jstr(hl);
 		printf(",\"taken\":%zu,\"of\":%zu}", sb_bitmap_count(mine),
@@ -1116,7 +895,7 @@ static void _json_taken(const _expl_t *e)
 
 static void _json(const _expl_t *e)
 {
-	const _model_t *m = e->m;
+	const sbw_model_t *m = e->m;
 	const sbw_live_t *lv = &m->lv;
 	const sbw_job_t *j = e->j;
 	char buf[1024], *hl;
@@ -1156,7 +935,7 @@ static void _json(const _expl_t *e)
 	sbw_jtime(j->time_limit);
 	if (!pending) {
 		_jkey("nodes", &first);
-		hl = _hostlist(lv, j->nodes);
+		hl = sbw_hostlist(lv, j->nodes);
 		sbw_jstr(hl);
 		free(hl);
 		_jkey("start", &first);
@@ -1178,7 +957,7 @@ static void _json(const _expl_t *e)
 			    !(both = sb_bitmap_dup(r->nodes)))
 				continue;
 			sb_bitmap_and(both, j->nodes);
-			hl = _hostlist(lv, both);
+			hl = sbw_hostlist(lv, both);
 			printf("%s{\"reservation\":", n++ ? "," : "");
 			sbw_jstr(r->name);
 			printf(",\"nodes\":");
@@ -1199,7 +978,7 @@ static void _json(const _expl_t *e)
 	for (i = 0; i < e->nwaits; i++) {
 		const sb_model_job_t *r = &m->run[e->waits[i]];
 
-		hl = _hostlist(lv, r->nodes);
+		hl = sbw_hostlist(lv, r->nodes);
 		printf("%s{\"job\":", i ? "," : "");
 		sbw_jstr(r->id);
 		printf(",\"nodes\":");
@@ -1218,7 +997,7 @@ static void _json(const _expl_t *e)
 		if (sb_bitmap_intersects(a->nodes, e->matching) != 1 ||
 		    a->start >= until)
 			continue;
-		hl = _hostlist(lv, a->nodes);
+		hl = sbw_hostlist(lv, a->nodes);
 		printf("%s{\"job\":", n++ ? "," : "");
 		sbw_jstr(a->job->id);
 		printf(",\"priority\":%" PRIu32 ",\"nodes\":",
@@ -1237,7 +1016,7 @@ static void _json(const _expl_t *e)
 	for (i = 0, n = 0; i < lv->nresv; i++) {
 		if (!_resv_in_way(e, i, until))
 			continue;
-		hl = _hostlist(lv, lv->resv[i].nodes);
+		hl = sbw_hostlist(lv, lv->resv[i].nodes);
 		printf("%s{\"name\":", n++ ? "," : "");
 		sbw_jstr(lv->resv[i].name);
 		printf(",\"nodes\":");
@@ -1258,14 +1037,14 @@ static void _json(const _expl_t *e)
 		_jkey("limits_start", &first);
 		sbw_jtime(sbw_limits_start(e->lim, &ls) ? -1 : ls);
 		_jkey("nodes_start", &first);
-		sbw_jtime(e->base || e->never ? -1 : e->nodes_start);
+		sbw_jtime(e->never || !e->planned ? -1 : e->nodes_start);
 	}
 	_jkey("planned_start", &first);
-	sbw_jtime(e->base || e->never || e->lim_unknown ? -1 : e->bf_start);
+	sbw_jtime(!e->planned || e->lim_unknown ? -1 : e->bf_start);
 	_jkey("will_run_start", &first);
-	sbw_jtime(e->base || e->never ? -1 : e->start);
+	sbw_jtime(e->base || !e->planned ? -1 : e->nodes_raw);
 	_jkey("planned_nodes", &first);
-	hl = e->nodes ? _hostlist(lv, e->nodes) : NULL;
+	hl = e->nodes ? sbw_hostlist(lv, e->nodes) : NULL;
 	sbw_jstr(hl);
 	free(hl);
 	_jkey("never", &first);
@@ -1285,7 +1064,7 @@ int sbucket_why_main(int argc, char **argv)
 {
 	const char *id = NULL;
 	bool json = false;
-	_model_t m;
+	sbw_model_t m;
 	_expl_t e;
 	int i, rc = SBUCKET_EXIT_INPUT;
 
@@ -1332,37 +1111,37 @@ int sbucket_why_main(int argc, char **argv)
 		       "jobs only.\n", id, sb_record_get(e.j->rec, "JobState"));
 		goto out;
 	}
-	if (_model_build(&m) < 0 || _reserved(&m, e.j) < 0)
+	if (sbw_model_build(&m) < 0 || sbw_model_reserved(&m, e.j) < 0)
 		goto out;
 	if (sbw_live_request(&m.lv, e.j) < 0) {
 		printf("Job %s: sbucket why cannot model its request.\n", id);
 		goto out;
 	}
-	e.base = _base_reason(&m, e.j, e.j->state == SBW_PENDING);
-	e.base_now = _base_reason(&m, e.j, false);
+	e.base = sbw_base_reason(&m, e.j, e.j->state == SBW_PENDING);
+	e.base_now = sbw_base_reason(&m, e.j, false);
 	if (!e.base)
 		e.path = sb_place_ineligible(&e.j->req.req, m.policy);
 	if (_census(&e) < 0)
 		goto out;
 	if (e.j->state == SBW_PENDING) {
-		if (!e.base && !_plan(&e))
-			_backfill_step(&e);
-		e.nodes_start = e.bf_start;
+		if (_plan(&e) < 0)
+			goto out;
+		_backfill_step(&e);
+		if (!e.planned || e.nodes_start >= e.start)
+			e.nodes_start = e.bf_start;
 		if (sbw_limits_reason_kind(sb_record_get(e.j->rec, "Reason"))
 		    != SBW_REASON_OTHER) {
 			int64_t ls;
 
-			if (!(e.lim = sbw_limits_explain(&m.lv, e.j, _before,
-							 _plannable)))
+			if (!(e.lim = sbw_limits_explain(&m.lv, e.j, sbw_before,
+							 sbw_plannable)))
 				goto out;
 			if (sbw_limits_start(e.lim, &ls))
 				e.lim_unknown = true;
-			else if (!e.base && !e.never && ls > e.bf_start)
-				e.bf_start = ls;
 		}
-		if (!e.base && (!(e.planned || e.never) ||
-				_waits(&e, e.planned ? e.nodes :
-				       e.matching) < 0))
+		/* the running jobs it waits for, when it waits for nodes */
+		if (((e.planned && e.nodes_raw > m.lv.now) || e.never) &&
+		    _waits(&e, e.planned ? e.nodes : e.matching) < 0)
 			goto out;
 		if (sbw_live_squeue_start(id, &e.sq_start, e.sq_nodes,
 					  sizeof(e.sq_nodes)) < 0 ||
@@ -1378,6 +1157,6 @@ int sbucket_why_main(int argc, char **argv)
 	rc = fflush(stdout) ? SBUCKET_EXIT_INPUT : SBUCKET_EXIT_OK;
 out:
 	_expl_fini(&e);
-	_model_fini(&m);
+	sbw_model_fini(&m);
 	return rc;
 }

@@ -740,6 +740,112 @@ sbw_limits_t *sbw_limits_explain(sbw_live_t *lv, sbw_job_t *j,
 	return ls;
 }
 
+/* ---- the whole queue ('sbucket forecast') ------------------------------- */
+
+sbw_limits_t *sbw_limits_queue(sbw_live_t *lv,
+			       bool (*want)(const sbw_job_t *))
+{
+	sbw_limits_t *ls = calloc(1, sizeof(*ls));
+	size_t i;
+
+	if (!ls) {
+		sbwl_oom();
+		return NULL;
+	}
+	ls->lv = lv;
+	ls->start = -1;
+	if (!(ls->info = calloc(lv->njobs + 1, sizeof(*ls->info))) ||
+	    !(ls->lim_by = sb_strmap_create()) ||
+	    !(ls->assoc_by = sb_strmap_create())) {
+		sbwl_oom();
+		goto fail;
+	}
+	if (sbwl_read(ls) < 0)
+		goto fail;
+	for (i = 0; i < lv->njobs; i++) {
+		const sbw_job_t *o = &lv->jobs[i];
+
+		if (o->state == SBW_PENDING && want(o) &&
+		    _walk_job(ls, o, true, _mark, &(bool){ false }) < 0)
+			goto fail;
+	}
+	for (i = 0; i < lv->njobs; i++) {
+		const sbw_job_t *o = &lv->jobs[i];
+
+		if ((o->state == SBW_RUNNING || o->state == SBW_SUSPENDED) &&
+		    _walk_job(ls, o, false, _holder, NULL) < 0)
+			goto fail;
+	}
+	return ls;
+fail:
+	sbw_limits_free(ls);
+	return NULL;
+}
+
+size_t sbw_limits_count(const sbw_limits_t *ls)
+{
+	return ls->nlim;
+}
+
+int sbw_limits_need(sbw_limits_t *ls, const sbw_job_t *j, int64_t *need)
+{
+	size_t k;
+
+	memset(need, 0, (ls->nlim + 1) * sizeof(*need));
+	if (_walk_job(ls, j, false, _need, need) < 0)
+		return -1;
+	for (k = 0; k < ls->nlim; k++)
+		if (need[k])
+			return 1;
+	return 0;
+}
+
+sb_limit_plan_t *sbw_limits_plan(sbw_limits_t *ls)
+{
+	int64_t *lim = calloc(ls->nlim + 1, sizeof(*lim));
+	sb_limit_plan_t *lp = NULL;
+	size_t k;
+
+	if (!lim)
+		goto oom;
+	for (k = 0; k < ls->nlim; k++)
+		lim[k] = ls->lim[k].limit;
+	if (!(lp = sb_limit_plan_create(ls->lv->now, lim, ls->nlim)) ||
+	    _hold_all(ls, lp) < 0)
+		goto oom;
+	for (k = 0; k < ls->nlim; k++)
+		if (ls->lim[k].shown_use > ls->lim[k].held &&
+		    sb_limit_plan_hold(lp, k, ls->lim[k].shown_use -
+				       ls->lim[k].held, ls->lv->now + 1) < 0)
+			goto oom;
+	free(lim);
+	return lp;
+oom:
+	free(lim);
+	sb_limit_plan_destroy(lp);
+	sbwl_oom();
+	return NULL;
+}
+
+const char *sbw_limits_what(const sbw_limits_t *ls, size_t k)
+{
+	return k < ls->nlim ? ls->lim[k].what : NULL;
+}
+
+size_t sbw_limits_holders(const sbw_limits_t *ls, size_t k,
+			  const sbw_job_t **jobs, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ls->nuse; i++)
+		if (ls->use[i].lim == k && !ls->use[i].ahead) {
+			if (n < max)
+				jobs[n] = ls->use[i].job;
+			n++;
+		}
+	return n;
+}
+
 void sbw_limits_free(sbw_limits_t *ls)
 {
 	size_t i;

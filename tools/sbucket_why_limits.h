@@ -36,6 +36,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "limit_plan.h"
 #include "sbucket_why_live.h"
 
 /* What a job's Reason says about its limits. */
@@ -80,5 +81,40 @@ void sbw_limits_print_text(const sbw_limits_t *ls);
 
 /* The "limits" array (the value only) of the JSON. */
 void sbw_limits_print_json(const sbw_limits_t *ls);
+
+/* ---- the whole queue ('sbucket forecast') ---- */
+
+/*
+ * The counted limits of the whole queue: every limit that a pending job
+ * for which @want() is true needs is made, and the running jobs hold
+ * their units. Returns them, or NULL after printing one error line.
+ * O(jobs x limits of a job).
+ */
+sbw_limits_t *sbw_limits_queue(sbw_live_t *lv,
+			       bool (*want)(const sbw_job_t *));
+
+/* How many limits. */
+size_t sbw_limits_count(const sbw_limits_t *ls);
+
+/*
+ * Job @j's units of each limit into @need[0..count] (zeroed first).
+ * Returns 1 when it needs some, 0 when none, -1 after one error line.
+ */
+int sbw_limits_need(sbw_limits_t *ls, const sbw_job_t *j, int64_t *need);
+
+/*
+ * A limit plan (limit_plan.h) of the limits from lv->now, the running
+ * jobs' units held until their ends. NULL after one error line.
+ */
+sb_limit_plan_t *sbw_limits_plan(sbw_limits_t *ls);
+
+/* Limit @k as the output names it ("licence lic", "QOS lim4 GrpTRES
+ * cpu"), NULL beyond the count. */
+const char *sbw_limits_what(const sbw_limits_t *ls, size_t k);
+
+/* The running jobs holding limit @k: up to @max into @jobs; how many
+ * there are. */
+size_t sbw_limits_holders(const sbw_limits_t *ls, size_t k,
+			  const sbw_job_t **jobs, size_t max);
 
 #endif /* SBUCKET_WHY_LIMITS_H */

@@ -1,0 +1,107 @@
+#!/bin/bash
+# forecast.sh - 'sbucket forecast' on stand-in scontrol output of a large
+# cluster: NODES nodes (default 10,000), RUNNING running exclusive jobs
+# (default 5,000, one node each), PENDING pending jobs (default 10,000).
+# Issue #35's target: < 2 s.
+#
+# Copyright (C) 2026 The slurm-buckets authors.
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Usage: bash bench/forecast.sh [NODES [RUNNING [PENDING]]]
+#   SBUCKET (default build/22.05/tools/sbucket), RUNS (default 3).
+# The data are generated into a temporary directory (removed at exit) by
+# gawk: the config of testsuite/golden/why/data (select/bucket over
+# linear, 22.05), nodes of 64 CPUs and 64,000 MB, running job i on node i
+# ending 1 to 600 minutes from now; pending jobs in falling priority, of
+# three kinds by job number: 7 in 10 whole-node jobs of 1 to 4 nodes
+# (select/bucket's), 2 in 10 one-node jobs of 2 tasks (the base's:
+# planned on each node's CPUs and memory), 1 in 10 one-node jobs waiting
+# for licence lic (Total=4, held by 4 running jobs); time limits 10 to
+# 600 minutes. Prints the median, minimum and maximum wall time of RUNS
+# runs (text and --json), the peak RSS (GNU time), and how many jobs got
+# a start.
+set -euo pipefail
+
+NODES=${1:-10000}
+RUNNING=${2:-5000}
+PENDING=${3:-10000}
+RUNS=${RUNS:-3}
+top=$(cd "$(dirname "$0")/.." && pwd)
+SBUCKET=${SBUCKET:-$top/build/22.05/tools/sbucket}
+golden=$top/testsuite/golden/why/data
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+
+now=1795431981		# 2026-11-23T11:06:21 UTC, as the golden cases
+export TZ=UTC
+
+cp "$golden/config" "$d/"
+: >"$d/res"
+sed 's/Nodes=f\[1-2\],n\[1-4\]/Nodes=c[1-'"$NODES"']/' \
+	"$golden/partition" >"$d/partition"
+gawk -v n="$NODES" -v run="$RUNNING" 'BEGIN {
+	for (i = 1; i <= n; i++)
+		printf "NodeName=c%d Arch=x86_64 CoresPerSocket=1 CPUAlloc=%d CPUEfctv=64 CPUTot=64 AvailableFeatures=(null) ActiveFeatures=(null) Gres=(null) NodeAddr=127.0.0.1 NodeHostName=vm RealMemory=64000 AllocMem=0 Sockets=64 Boards=1 State=%s ThreadsPerCore=1 TmpDisk=0 Weight=1 Owner=N/A MCS_label=N/A Partitions=debug CfgTRES=cpu=64,mem=64000M,billing=64 AllocTRES=cpu=64\n", i, i <= run ? 64 : 0, i <= run ? "ALLOCATED" : "IDLE"
+}' >"$d/nodes"
+gawk -v run="$RUNNING" -v pend="$PENDING" -v now="$now" '
+function t(s) { return strftime("%Y-%m-%dT%H:%M:%S", s, 1) }
+function hms(m) { return sprintf("%02d:%02d:00", int(m / 60), m % 60) }
+BEGIN {
+	start = t(now - 10)
+	for (i = 1; i <= run; i++) {
+		lim = 1 + (i * 7919) % 600
+		printf "JobId=%d JobName=r UserId=u%d(%d) GroupId=u(1000) Priority=100 Nice=0 Account=acct QOS=normal JobState=RUNNING Reason=None Dependency=(null) TimeLimit=%s StartTime=%s EndTime=%s Partition=debug ReqNodeList=(null) NodeList=c%d NumNodes=1 NumCPUs=64 NumTasks=1 CPUs/Task=1 TRES=cpu=64,node=1,billing=64 MinCPUsNode=1 MinMemoryNode=0 Features=(null) OverSubscribe=NO Contiguous=0 Licenses=%s\n", i, i % 50, 1000 + i % 50, hms(lim), start, t(now - 10 + lim * 60), i, i <= 4 ? "lic:1" : "(null)"
+	}
+	for (i = 1; i <= pend; i++) {
+		k = i % 10
+		lim = 10 + (i * 104729) % 591
+		nn = 1 + i % 4
+		if (k < 7)
+			shape = sprintf("Reason=%s NumNodes=%d-%d NumCPUs=%d NumTasks=%d CPUs/Task=1 TRES=cpu=%d,node=%d,billing=%d Licenses=(null)", i < 100 ? "Resources" : "Priority", nn, nn, nn, nn, nn, nn, nn)
+		else if (k < 9)
+			shape = "Reason=Priority NumNodes=1 NumCPUs=2 NumTasks=2 CPUs/Task=1 TRES=cpu=2,node=1,billing=2 Licenses=(null)"
+		else
+			shape = "Reason=Licenses NumNodes=1-1 NumCPUs=1 NumTasks=1 CPUs/Task=1 TRES=cpu=1,node=1,billing=1 Licenses=lic:1"
+		printf "JobId=%d JobName=p UserId=u%d(%d) GroupId=u(1000) Priority=%d Nice=0 Account=acct QOS=normal JobState=PENDING %s Dependency=(null) TimeLimit=%s StartTime=Unknown EndTime=Unknown Partition=debug ReqNodeList=(null) NodeList= MinCPUsNode=1 MinMemoryNode=0 Features=(null) OverSubscribe=OK Contiguous=0\n", run + i, i % 50, 1000 + i % 50, 1000000 - i, shape, hms(lim)
+	}
+}' >"$d/jobs"
+printf 'LicenseName=lic Total=4 Used=4 Free=0 Reserved=0 Remote=no\n' >"$d/lic"
+printf 'Current Association Manager state\n\nQOS Records\n\nQOS=normal(1)\n    GrpJobs=N(0) GrpTRES=cpu=N(0)\n' >"$d/assoc_mgr"
+cat >"$d/scontrol" <<EOF
+#!/bin/sh
+case "\$*" in
+"show config") cat $d/config ;;
+"show nodes -o") cat $d/nodes ;;
+"show partition -o") cat $d/partition ;;
+"show res -o") cat $d/res ;;
+"show jobs -o") cat $d/jobs ;;
+"show lic -o") cat $d/lic ;;
+"show assoc_mgr flags=assoc,qos") cat $d/assoc_mgr ;;
+*) echo "scontrol: unexpected arguments: \$*" >&2; exit 1 ;;
+esac
+EOF
+chmod +x "$d/scontrol"
+export SBUCKET_SCONTROL=$d/scontrol SBUCKET_NOW=$now
+
+echo "# sbucket forecast: $NODES nodes, $RUNNING running, $PENDING pending"
+echo "# data: $(du -sh "$d" | cut -f1) of scontrol output; $RUNS runs each"
+for mode in text json; do
+	times=()
+	for _ in $(seq "$RUNS"); do
+		args=(forecast)
+		[ $mode = json ] && args+=(--json)
+		t0=$(date +%s.%N)
+		/usr/bin/time -f %M -o "$d/rss" "$SBUCKET" "${args[@]}" >"$d/out"
+		t1=$(date +%s.%N)
+		times+=("$(echo "$t1 - $t0" | bc)")
+	done
+	sorted=$(printf '%s\n' "${times[@]}" | sort -n)
+	printf '%-5s median %.3f s  min %.3f s  max %.3f s  peak RSS %d MB\n' \
+		$mode "$(sed -n "$(((RUNS + 1) / 2))p" <<<"$sorted")" \
+		"$(head -1 <<<"$sorted")" "$(tail -1 <<<"$sorted")" \
+		$(($(cat "$d/rss") / 1024))
+done
+planned=$(grep -o '"planned_start":"' "$d/out" | wc -l || true)
+none=$(grep -o '"planned_start":null' "$d/out" | wc -l || true)
+echo "jobs with a start: $planned, without: $none"
+[ $((planned + none)) -eq "$PENDING" ]

@@ -1,0 +1,530 @@
+/*
+ * sbucket_forecast_plan.c - the running cluster's pending queue, planned
+ * whole (sbucket_forecast_plan.h).
+ *
+ * Copyright (C) 2026 The slurm-buckets authors.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster_model.h"
+#include "sb_time.h"
+#include "sbucket_forecast_plan.h"
+#include "sbucket_why_limits.h"
+#include "slurm_text.h"
+
+#define PROG "sbucket"
+
+static int _oom(void)
+{
+	fprintf(stderr, PROG ": out of memory\n");
+	return -1;
+}
+
+static bool _reason_is(const sbw_job_t *j, const char *r)
+{
+	const char *v = sb_record_get(j->rec, "Reason");
+
+	return v && !strcmp(v, r);
+}
+
+static bool _counted(const sbw_job_t *j)
+{
+	return sbw_limits_reason_kind(sb_record_get(j->rec, "Reason")) ==
+		SBW_REASON_COUNTED;
+}
+
+/* Why backfill never plans @j, into @buf ("" when it does). */
+static void _unplanned(const sbw_live_t *lv, const sbw_job_t *j, char *buf,
+		       size_t len)
+{
+	const char *r = sb_record_get(j->rec, "Reason");
+	const char *part = j->part >= 0 ? lv->parts[j->part].name : "?";
+
+	buf[0] = '\0';
+	if (_reason_is(j, "JobHeldUser"))
+		snprintf(buf, len, "held by its user (scontrol release)");
+	else if (_reason_is(j, "JobHeldAdmin"))
+		snprintf(buf, len, "held by an administrator");
+	else if (!j->priority)
+		snprintf(buf, len, "held (priority 0)");
+	else if (_reason_is(j, "DependencyNeverSatisfied"))
+		snprintf(buf, len, "a dependency that is never satisfied");
+	else if (_reason_is(j, "PartitionDown"))
+		snprintf(buf, len, "its partition %s is down", part);
+	else if (_reason_is(j, "PartitionInactive"))
+		snprintf(buf, len, "its partition %s is inactive", part);
+	else if (sbw_limits_reason_kind(r) == SBW_REASON_TIMED)
+		snprintf(buf, len, "%s frees only as usage decays or running "
+			 "jobs' remaining time shrinks, which sbucket does "
+			 "not plan", r);
+}
+
+/*
+ * The memory a job asks for or holds on each of its @nodes nodes, in MB:
+ * MinMemoryNode, else the mem= of its TRES (22.05's TRES=, later
+ * ReqTRES= for a pending job and AllocTRES= for a running one) over its
+ * nodes; 0 when neither says.
+ */
+static uint64_t _mem_per_node(const sbw_job_t *j, uint64_t nodes)
+{
+	const char *v = sb_record_get(j->rec, "MinMemoryNode"), *m;
+	uint64_t mb = 0;
+	char buf[32];
+	size_t n;
+
+	if (v && !sb_slurm_mem(v, &mb) && mb)
+		return mb;
+	if (!(v = sb_record_get(j->rec, "TRES")))
+		v = sb_record_get(j->rec, j->state == SBW_PENDING ?
+				  "ReqTRES" : "AllocTRES");
+	for (m = v; m && (m = strstr(m, "mem=")); m += 4)
+		if (m == v || m[-1] == ',')
+			break;
+	if (!m)
+		return 0;
+	n = strcspn(m + 4, ",");
+	if (n >= sizeof(buf))
+		return 0;
+	memcpy(buf, m + 4, n);
+	buf[n] = '\0';
+	if (sb_slurm_mem(buf, &mb) < 0)
+		return 0;
+	return nodes ? mb / nodes : mb;
+}
+
+/* qsort has no context argument: the live cluster of the one sort. */
+static const sbw_live_t *_sort_lv;
+
+static int _by_backfill(const void *pa, const void *pb)
+{
+	const sbf_job_t *a = pa, *b = pb;
+
+	if (sbw_before(_sort_lv, a->job, b->job))
+		return -1;
+	return sbw_before(_sort_lv, b->job, a->job) ? 1 : 0;
+}
+
+static const sbf_job_t *_pending(const sbf_plan_t *p, const sbw_job_t *j)
+{
+	size_t i;
+
+	for (i = 0; i < p->njobs; i++)
+		if (p->jobs[i].job == j)
+			return &p->jobs[i];
+	return NULL;
+}
+
+const sbf_job_t *sbf_plan_job(const sbf_plan_t *p, const sbw_job_t *j)
+{
+	return _pending(p, j);
+}
+
+static int _add_dep(sbf_job_t *f, const char *type, sb_qp_dep_kind_t kind,
+		    const sbw_job_t *on, int64_t at, int64_t delay)
+{
+	sbf_dep_t *v = realloc(f->deps, (f->ndeps + 1) * sizeof(*v));
+
+	if (!v)
+		return _oom();
+	f->deps = v;
+	v[f->ndeps++] = (sbf_dep_t) { kind, type, on, at, delay };
+	return 0;
+}
+
+static const char *const _dep_types[] = {
+	"after", "afterany", "afterok", "afternotok", NULL
+};
+
+/*
+ * Job @f's dependencies from Dependency= ("afterok:12(unfulfilled),
+ * afterany:13_*(unfulfilled)", "singleton(unfulfilled)"; '?' joins
+ * alternatives, planned here as if all were needed). Those met or
+ * failed are left out (a failed one makes the Reason
+ * DependencyNeverSatisfied, handled before).
+ */
+static int _deps(sbf_plan_t *p, sbf_job_t *f)
+{
+	sbw_live_t *lv = &p->m->lv;
+	const char *v = sb_record_value(f->job->rec, "Dependency");
+	char *s, *tok, *save = NULL;
+	size_t i;
+	int rc = -1;
+
+	if (!v)
+		return 0;
+	if (!(s = strdup(v)))
+		return _oom();
+	for (tok = strtok_r(s, ",?", &save); tok;
+	     tok = strtok_r(NULL, ",?", &save)) {
+		char *st = strchr(tok, '('), *ids, *id, *save2 = NULL;
+		size_t t;
+
+		if (st && strncmp(st, "(unfulfilled)", 13))
+			continue;
+		if (st)
+			*st = '\0';
+		if (!strcmp(tok, "singleton")) {
+			const char *name = sb_record_get(f->job->rec,
+							 "JobName");
+
+			for (i = 0; name && i < lv->njobs; i++) {
+				const sbw_job_t *o = &lv->jobs[i];
+				const char *on = sb_record_get(o->rec,
+							       "JobName");
+
+				if (o == f->job || !on || strcmp(on, name) ||
+				    strcmp(o->user, f->job->user) ||
+				    (o->state == SBW_PENDING &&
+				     sbw_leading_number(o->id) >
+				     sbw_leading_number(f->job->id)) ||
+				    o->state == SBW_OTHER)
+					continue;
+				if (_add_dep(f, "singleton", SB_QP_AFTERANY, o,
+					     0, 0) < 0)
+					goto out;
+			}
+			continue;
+		}
+		if (!(ids = strchr(tok, ':')))
+			continue;
+		*ids++ = '\0';
+		for (t = 0; _dep_types[t] && strcmp(_dep_types[t], tok); t++)
+			;
+		if (!_dep_types[t])
+			continue;	/* aftercorr, aftersingleton, ... */
+		for (id = strtok_r(ids, ":", &save2); id;
+		     id = strtok_r(NULL, ":", &save2)) {
+			char *plus = strchr(id, '+');
+			int64_t delay = 0;
+			const sbw_job_t *o;
+
+			if (plus) {
+				*plus = '\0';
+				/* after:N+MINUTES: minutes after its start */
+				delay = 60 * (int64_t) sbw_leading_number(
+					plus + 1);
+			}
+			o = sbw_live_job(lv, id);
+			if (_add_dep(f, _dep_types[t], (sb_qp_dep_kind_t) t,
+				     o, lv->now, delay) < 0)
+				goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(s);
+	return rc;
+}
+
+/* The queue plan's form of @f's dependencies: indices into @idx's. */
+static int _qdeps(sbf_plan_t *p, sbf_job_t *f, const size_t *qidx)
+{
+	size_t d;
+
+	if (!f->ndeps)
+		return 0;
+	if (!(f->qdeps = calloc(f->ndeps, sizeof(*f->qdeps))))
+		return _oom();
+	for (d = 0; d < f->ndeps; d++) {
+		sbf_dep_t *dp = &f->deps[d];
+		sb_qp_dep_t *q = &f->qdeps[d];
+		const sbf_job_t *o = dp->on ? _pending(p, dp->on) : NULL;
+
+		q->kind = dp->kind;
+		q->job = SIZE_MAX;
+		q->at = p->m->lv.now;
+		q->delay = dp->kind == SB_QP_AFTER ? dp->delay : 0;
+		if (o && o->planned) {
+			q->job = qidx[o - p->jobs];
+		} else if (o) {
+			q->at = SB_TIME_INFINITE;	/* it never starts */
+		} else if (dp->on && dp->kind != SB_QP_AFTER &&
+			   (dp->on->state == SBW_RUNNING ||
+			    dp->on->state == SBW_SUSPENDED)) {
+			q->at = dp->on->state == SBW_SUSPENDED ||
+				dp->on->end < 0 ? SB_TIME_INFINITE :
+				dp->on->end;
+		} else if (dp->on && dp->kind == SB_QP_AFTER &&
+			   dp->on->start >= 0 &&
+			   (dp->on->state == SBW_RUNNING ||
+			    dp->on->state == SBW_SUSPENDED)) {
+			/* started: met once its delay has passed */
+			q->at = sb_time_add(dp->on->start, dp->delay);
+			if (q->at < p->m->lv.now)
+				q->at = p->m->lv.now;
+		}
+		dp->at = q->at;
+	}
+	f->qj.deps = f->qdeps;
+	f->qj.ndeps = f->ndeps;
+	return 0;
+}
+
+/* What each running job uses of its nodes, and the reservations. */
+static int _uses(sbf_plan_t *p)
+{
+	sbw_live_t *lv = &p->m->lv;
+	size_t i;
+	int64_t k;
+
+	for (i = 0; i < lv->njobs; i++) {
+		const sbw_job_t *j = &lv->jobs[i];
+		const char *v = sb_record_get(j->rec, "OverSubscribe");
+		uint64_t mem = 0, nn, cpus;
+		int64_t end;
+
+		if (!j->nodes || !(nn = sb_bitmap_count(j->nodes)))
+			continue;
+		end = j->state == SBW_SUSPENDED || j->end < 0 ?
+			SB_TIME_INFINITE : j->end;
+		if (end <= lv->now)
+			end = lv->now + 1;
+		cpus = (j->cpus + nn - 1) / nn;
+		/* whole nodes: a base that gives them (select/linear), an
+		 * exclusive job */
+		if (!lv->base_cons || (v && !strcmp(v, "NO")) ||
+		    cpus > UINT32_MAX - 1)
+			cpus = UINT32_MAX;
+		mem = _mem_per_node(j, nn);
+		for (k = sb_bitmap_first_set(j->nodes); k >= 0;
+		     k = sb_bitmap_next_set(j->nodes, (size_t) k + 1))
+			if (sb_qplan_use(p->q, (size_t) k, (uint32_t) cpus,
+					 mem, lv->now, end, -1) < 0)
+				return _oom();
+	}
+	for (i = 0; i < lv->nresv; i++) {
+		const sbw_resv_t *r = &lv->resv[i];
+		int64_t s = r->start > lv->now ? r->start : lv->now;
+
+		if (r->end <= s)
+			continue;
+		for (k = sb_bitmap_first_set(r->nodes); k >= 0;
+		     k = sb_bitmap_next_set(r->nodes, (size_t) k + 1))
+			if (sb_qplan_use(p->q, (size_t) k, UINT32_MAX, 0, s,
+					 r->end, (int) i) < 0)
+				return _oom();
+	}
+	return 0;
+}
+
+/* One WILL_RUN plan per reservation a whole-node job runs in. */
+static int _plans(sbf_plan_t *p)
+{
+	sbw_model_t *m = p->m;
+	sbw_live_t *lv = &m->lv;
+	size_t i;
+
+	if (!(p->w = calloc(lv->nresv + 1, sizeof(*p->w))) ||
+	    !(p->plan_of_resv = malloc((lv->nresv + 1) *
+				       sizeof(*p->plan_of_resv))))
+		return _oom();
+	for (i = 0; i < lv->nresv; i++)
+		p->plan_of_resv[i] = -1;
+	p->nw = 1;
+	if (!(p->w[0] = sb_model_plan(m->set, lv->now, m->until, m->resv,
+				      lv->nresv, SIZE_MAX)))
+		goto fail;
+	for (i = 0; i < p->njobs; i++) {
+		int r = p->jobs[i].job->resv;
+
+		if (!p->jobs[i].planned || p->jobs[i].qj.kind != SB_QP_WHOLE ||
+		    r < 0)
+			continue;
+		if (p->plan_of_resv[r] < 0) {
+			if (!(p->w[p->nw] = sb_model_plan(m->set, lv->now,
+							  m->until, m->resv,
+							  lv->nresv,
+							  (size_t) r)))
+				goto fail;
+			p->plan_of_resv[r] = (int) p->nw++;
+		}
+		p->jobs[i].qj.plan = (size_t) p->plan_of_resv[r];
+	}
+	return 0;
+fail:
+	fprintf(stderr, PROG ": cannot build WILL_RUN's plan: %s\n",
+		strerror(errno));
+	return -1;
+}
+
+/* @f as a job of the queue plan (f->planned false: no start, why). */
+static int _job(sbf_plan_t *p, sbf_job_t *f)
+{
+	sbw_model_t *m = p->m;
+	sbw_live_t *lv = &m->lv;
+	sbw_job_t *j = f->job;
+	sb_qp_job_t *q = &f->qj;
+	uint64_t n;
+	const char *v;
+
+	_unplanned(lv, j, f->no_start, sizeof(f->no_start));
+	if (f->no_start[0])
+		return 0;
+	if (!j->have_req && sbw_live_request(lv, j) < 0) {
+		snprintf(f->no_start, sizeof(f->no_start), "sbucket cannot "
+			 "model its request");
+		return 0;
+	}
+	q->req = &j->req.req;
+	q->kind = sbw_base_reason(m, j, true) ? SB_QP_BASE : SB_QP_WHOLE;
+	q->allowed = sbw_allowed(m, j);
+	q->own_tag = j->resv;
+	q->duration = j->time_limit > 0 ? j->time_limit : 1;
+	n = sb_request_nodes(q->req);
+	n = n ? n : 1;
+	q->cpus = (uint32_t) ((j->cpus + n - 1) / n);
+	if (q->cpus < j->node_cpus)
+		q->cpus = j->node_cpus;
+	q->mem = q->req->nchunks ? q->req->chunks[0].min_memory : 0;
+	if (_mem_per_node(j, n) > q->mem)
+		q->mem = _mem_per_node(j, n);
+	/* select/linear gives whole nodes; so does --exclusive */
+	v = sb_record_get(j->rec, "OverSubscribe");
+	q->exclusive = !lv->base_cons || (v && !strcmp(v, "NO"));
+	if (_reason_is(j, "BeginTime") &&
+	    (v = sb_record_get(j->rec, "EligibleTime")) &&
+	    sb_slurm_time(v, &q->begin) < 0)
+		q->begin = 0;
+	if (j->resv >= 0 && lv->resv[j->resv].start > q->begin)
+		q->begin = lv->resv[j->resv].start;
+	if (p->lim) {
+		int got;
+
+		if (!(f->need = calloc(sbw_limits_count(p->lim) + 1,
+				       sizeof(*f->need))))
+			return _oom();
+		if ((got = sbw_limits_need(p->lim, j, f->need)) < 0)
+			return -1;
+		f->needs_limits = got > 0;
+		q->need = got > 0 ? f->need : NULL;
+	}
+	f->planned = true;
+	return 0;
+}
+
+int sbf_plan(sbf_plan_t *p)
+{
+	sbw_live_t *lv = &p->own.lv;
+
+	memset(p, 0, sizeof(*p));
+	if (sbw_live_read(lv) < 0)
+		return -1;
+	if (strcmp(lv->select_type, "select/bucket")) {
+		printf("The cluster's SelectType is %s, not select/bucket: "
+		       "sbucket forecast plans select/bucket's clusters "
+		       "only.\n", lv->select_type);
+		return 1;
+	}
+	if (sbw_model_build(&p->own) < 0)
+		return -1;
+	return sbf_plan_run(p, &p->own);
+}
+
+int sbf_plan_run(sbf_plan_t *p, sbw_model_t *m)
+{
+	sbw_live_t *lv = &m->lv;
+	sb_qp_job_t *qjobs = NULL;
+	sb_qp_result_t *res = NULL;
+	size_t *qidx = NULL, i, nq = 0;
+	bool limits = false;
+	int rc = -1;
+
+	p->m = m;
+	if (!(p->jobs = calloc(lv->njobs + 1, sizeof(*p->jobs))))
+		return _oom();
+	for (i = 0; i < lv->njobs; i++)
+		if (lv->jobs[i].state == SBW_PENDING) {
+			p->jobs[p->njobs++].job = &lv->jobs[i];
+			limits |= _counted(&lv->jobs[i]);
+		}
+	_sort_lv = lv;
+	qsort(p->jobs, p->njobs, sizeof(*p->jobs), _by_backfill);
+	/* the limits, only when a job waits for one (they cost two more
+	 * scontrol calls) */
+	if (limits && !(p->lim = sbw_limits_queue(lv, _counted)))
+		return -1;
+	if (p->lim && !(p->lp = sbw_limits_plan(p->lim)))
+		return -1;
+	for (i = 0; i < p->njobs; i++)
+		if (_job(p, &p->jobs[i]) < 0 || _deps(p, &p->jobs[i]) < 0)
+			return -1;
+	if (_plans(p) < 0)
+		return -1;
+	if (!(p->q = sb_qplan_create(lv->cl.nodes, lv->cl.n, lv->now, p->w,
+				     p->nw, p->lp)) ||
+	    sb_qplan_set_buckets(p->q, m->set) < 0)
+		return _oom();
+	if (_uses(p) < 0)
+		return -1;
+	if (!(qjobs = calloc(p->njobs + 1, sizeof(*qjobs))) ||
+	    !(res = calloc(p->njobs + 1, sizeof(*res))) ||
+	    !(qidx = calloc(p->njobs + 1, sizeof(*qidx))))
+		goto oom;
+	for (i = 0; i < p->njobs; i++)
+		if (p->jobs[i].planned)
+			qidx[i] = nq++;
+	for (i = 0; i < p->njobs; i++) {
+		if (_qdeps(p, &p->jobs[i], qidx) < 0)
+			goto out;
+		if (p->jobs[i].planned)
+			qjobs[qidx[i]] = p->jobs[i].qj;
+	}
+	if (sb_qplan_run(p->q, qjobs, nq, m->policy, res) < 0) {
+		fprintf(stderr, PROG ": cannot plan the queue: %s\n",
+			strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < p->njobs; i++) {
+		sbf_job_t *f = &p->jobs[i];
+		int64_t bf;
+
+		if (!f->planned)
+			continue;
+		f->r = res[qidx[i]];
+		f->plan_start = f->r.start;
+		if (f->r.never)
+			continue;
+		/* where backfill shows it ('sbucket why' shows the same) */
+		bf = sbw_backfill_step(lv, f->job, f->r.start, f->r.nodes,
+				       NULL);
+		f->r.end = sb_time_add(f->r.end, bf - f->r.start);
+		f->r.start = bf;
+	}
+	rc = 0;
+	goto out;
+oom:
+	_oom();
+out:
+	free(qjobs);
+	free(res);
+	free(qidx);
+	return rc;
+}
+
+void sbf_plan_fini(sbf_plan_t *p)
+{
+	size_t i;
+
+	for (i = 0; p->jobs && i < p->njobs; i++) {
+		sb_qplan_result_fini(&p->jobs[i].r);
+		free(p->jobs[i].qdeps);
+		free(p->jobs[i].deps);
+		free(p->jobs[i].need);
+	}
+	free(p->jobs);
+	sb_qplan_destroy(p->q);
+	for (i = 0; p->w && i < p->nw; i++)
+		sb_will_run_destroy(p->w[i]);
+	free(p->w);
+	free(p->plan_of_resv);
+	sb_limit_plan_destroy(p->lp);
+	sbw_limits_free(p->lim);
+	sbw_model_fini(&p->own);
+}

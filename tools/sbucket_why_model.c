@@ -1,0 +1,261 @@
+/*
+ * sbucket_why_model.c - the running cluster in select/bucket's model and
+ * backfill's view of its queue, shared by 'sbucket why' and 'sbucket
+ * forecast' (sbucket_why_model.h).
+ *
+ * Copyright (C) 2026 The slurm-buckets authors.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base_reason.h"
+#include "hostlist_fmt.h"
+#include "sb_time.h"
+#include "sbucket_why_limits.h"
+#include "sbucket_why_model.h"
+
+#define PROG "sbucket"
+
+void sbw_model_fini(sbw_model_t *m)
+{
+	sb_bucket_set_destroy(m->set);
+	free(m->run);
+	free(m->run_of);
+	free(m->resv);
+	free(m->until);
+	sb_bitmap_free(m->reserved);
+	sbw_live_fini(&m->lv);
+}
+
+static int _oom(void)
+{
+	fprintf(stderr, PROG ": out of memory\n");
+	return -1;
+}
+
+/* Buckets with future reservations as windows, running jobs' ends. */
+int sbw_model_build(sbw_model_t *m)
+{
+	sbw_live_t *lv = &m->lv;
+	size_t i, n = lv->cl.n;
+
+	m->policy = sb_bucket_conf_policy(lv->conf);
+	if ((lv->nresv && !(m->resv = calloc(lv->nresv, sizeof(*m->resv)))) ||
+	    !(m->until = calloc(n + 1, sizeof(*m->until))) ||
+	    (lv->njobs && (!(m->run = calloc(lv->njobs, sizeof(*m->run))) ||
+			   !(m->run_of = calloc(lv->njobs,
+						sizeof(*m->run_of))))))
+		return _oom();
+	for (i = 0; i < lv->nresv; i++) {
+		m->resv[i].name = lv->resv[i].name;
+		m->resv[i].nodes = lv->resv[i].nodes;
+		m->resv[i].start = lv->resv[i].start;
+		m->resv[i].end = lv->resv[i].end;
+	}
+	for (i = 0; i < lv->njobs; i++) {
+		const sbw_job_t *j = &lv->jobs[i];
+
+		if (!j->nodes)
+			continue;
+		m->run[m->nrun].id = j->id;
+		m->run[m->nrun].nodes = j->nodes;
+		m->run[m->nrun].end = (j->state == SBW_SUSPENDED ||
+				       j->end < 0) ? SB_TIME_INFINITE : j->end;
+		m->run_of[m->nrun++] = j;
+	}
+	if (sb_model_windows(lv->cl.nodes, n, m->resv, lv->nresv,
+			     lv->now) < 0 ||
+	    sb_model_busy_until(m->run, m->nrun, m->until, n) < 0 ||
+	    !(m->set = sb_bucket_set_create(lv->cl.nodes, n, lv->now))) {
+		fprintf(stderr, PROG ": cannot build the node buckets: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The nodes of reservations active now that @j does not run in. */
+int sbw_model_reserved(sbw_model_t *m, const sbw_job_t *j)
+{
+	size_t i;
+
+	if (!(m->reserved = sb_bitmap_alloc(m->lv.cl.n)))
+		return _oom();
+	for (i = 0; i < m->lv.nresv; i++)
+		if ((int) i != j->resv && m->resv[i].start <= m->lv.now &&
+		    m->resv[i].end > m->lv.now)
+			sb_bitmap_or(m->reserved, m->resv[i].nodes);
+	return 0;
+}
+
+/* Why the base places @j (a reason of base_reason.h), or NULL. */
+const char *sbw_base_reason(const sbw_model_t *m, const sbw_job_t *j,
+				bool will_run)
+{
+	const sbw_live_t *lv = &m->lv;
+	const sbw_part_t *p = j->part >= 0 ? &lv->parts[j->part] : NULL;
+	const char *v;
+	sb_base_facts_t f;
+	size_t i;
+
+	memset(&f, 0, sizeof(f));
+	f.min_nodes = j->min_nodes;
+	f.max_nodes = j->max_nodes;
+	f.model = true;
+	v = sb_record_get(j->rec, "Reboot");
+	f.share.reboot = v && strcmp(v, "0");
+	f.share.part_exclusive = p && p->exclusive;
+	f.share.part_no = p && p->no;
+	f.share.part_force = p && p->force;
+	v = sb_record_get(j->rec, "OverSubscribe");
+	f.share.job_share = v && !strcmp(v, "YES");
+	f.share.job_exclusive = v && !strcmp(v, "NO");
+	f.share.base_cons = lv->base_cons;
+	f.required_nodes = sb_record_value(j->rec, "ReqNodeList") != NULL;
+	v = sb_record_get(j->rec, "Contiguous");
+	f.contiguous = v && !strcmp(v, "1");
+	f.min_cpus = j->cpus;
+	f.node_cpus = j->node_cpus;
+	for (i = 0; i < lv->nresv; i++)
+		if (lv->resv[i].partial && (int) i != j->resv &&
+		    lv->resv[i].start <= lv->now && lv->resv[i].end > lv->now)
+			f.core_reservation = true;
+	f.will_run = will_run;
+	/* with preemption configured, backfill may offer jobs to preempt:
+	 * those of partitions of a lower PriorityTier, or (other kinds of
+	 * preemption, which sbucket cannot see) any running job */
+	if (lv->preempt_type && strcmp(lv->preempt_type, "preempt/none"))
+		for (i = 0; i < m->nrun; i++) {
+			const sbw_job_t *o = m->run_of[i];
+
+			if (strcmp(lv->preempt_type,
+				   "preempt/partition_prio") ||
+			    (p && o->part >= 0 &&
+			     lv->parts[o->part].tier < p->tier))
+				f.preempt_candidates = true;
+		}
+	f.contiguous_policy = m->policy->kind == SB_POLICY_CONTIGUOUS;
+	return sb_base_reason(&f);
+}
+
+/* Backfill's order (job_scheduler.c sort_job_queue2()): jobs in a
+ * reservation, PriorityTier, priority, then job id. */
+int sbw_before(const sbw_live_t *lv, const sbw_job_t *a,
+		   const sbw_job_t *b)
+{
+	uint32_t ta = a->part >= 0 ? lv->parts[a->part].tier : 0;
+	uint32_t tb = b->part >= 0 ? lv->parts[b->part].tier : 0;
+	uint64_t ia = sbw_leading_number(a->id);
+	uint64_t ib = sbw_leading_number(b->id);
+
+	if ((a->resv >= 0) != (b->resv >= 0))
+		return a->resv >= 0;
+	if (ta != tb)
+		return ta > tb;
+	if (a->priority != b->priority)
+		return a->priority > b->priority;
+	return ia < ib;
+}
+
+/* Does backfill plan this pending job (not held, not waiting for a
+ * dependency or a begin time)? */
+bool sbw_plannable(const sbw_job_t *j)
+{
+	static const char *const wait[] = {
+		"Dependency", "DependencyNeverSatisfied", "BeginTime",
+		"JobHeldUser", "JobHeldAdmin", "PartitionDown",
+		"PartitionInactive", NULL
+	};
+	const char *r;
+	size_t i;
+
+	if (j->state != SBW_PENDING || !j->priority)
+		return false;
+	r = sb_record_get(j->rec, "Reason");
+	for (i = 0; r && wait[i]; i++)
+		if (!strcmp(r, wait[i]))
+			return false;
+	return true;
+}
+
+/*
+ * Does backfill skip this job for its limits (acct_policy_job_runnable_*
+ * fail before it is planned), or its licences without bf_licenses? Then
+ * it reserves no nodes in backfill's plan.
+ */
+bool sbw_held_by_limit(const sbw_live_t *lv, const sbw_job_t *j)
+{
+	const char *r = sb_record_get(j->rec, "Reason");
+
+	if (sbw_limits_reason_kind(r) == SBW_REASON_OTHER)
+		return false;
+	return !lv->bf_licenses || strcmp(r, "Licenses");
+}
+
+/* The nodes a job may use: its reservation's, or all (NULL). */
+const sb_bitmap_t *sbw_allowed(const sbw_model_t *m, const sbw_job_t *j)
+{
+	return j->resv >= 0 ? m->lv.resv[j->resv].nodes : NULL;
+}
+
+sb_bitmap_t *sbw_union(const sb_placement_t *pl, size_t n)
+{
+	sb_bitmap_t *u = sb_bitmap_alloc(n);
+	size_t c;
+
+	for (c = 0; u && c < pl->nchunks; c++)
+		sb_bitmap_or(u, pl->nodes[c]);
+	return u;
+}
+
+static int _hl_cmp(const void *a, const void *b)
+{
+	return sb_hostlist_cmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* The names of @b as a hostlist, to free(); NULL on ENOMEM. */
+char *sbw_hostlist(const sbw_live_t *lv, const sb_bitmap_t *b)
+{
+	char **names = malloc((lv->cl.n + 1) * sizeof(*names)), *hl;
+	size_t k = 0;
+	int64_t i;
+
+	if (!names)
+		return NULL;
+	for (i = sb_bitmap_first_set(b); i >= 0;
+	     i = sb_bitmap_next_set(b, (size_t) i + 1))
+		names[k++] = lv->cl.nodes[i].name;
+	qsort(names, k, sizeof(*names), _hl_cmp);
+	hl = sb_hostlist_fmt(names, k);
+	free(names);
+	return hl;
+}
+
+/* "2 CPUs, 2000 MB, thin, gpu:2" for a bucket's nodes. */
+
+int64_t sbw_backfill_step(const sbw_live_t *lv, const sbw_job_t *j,
+			  int64_t start, const sb_bitmap_t *nodes,
+			  const char **resv)
+{
+	int64_t res = lv->bf_resolution > 0 ? lv->bf_resolution : 1, end;
+	int64_t bf = start;
+	size_t k;
+
+	if (start <= lv->now)
+		return start;
+	for (k = 0; k < lv->nresv; k++) {
+		end = lv->resv[k].end;
+		if ((int) k == j->resv || end != start ||
+		    sb_bitmap_intersects(lv->resv[k].nodes, nodes) != 1)
+			continue;
+		bf = (end + res - 1) / res * res + 1;
+		if (resv)
+			*resv = lv->resv[k].name;
+	}
+	return bf;
+}
