@@ -253,10 +253,16 @@ _peer "fair_tree, after deletions"
 # 'sacctmgr modify ... Fairshare' changes the record where it is (the list
 # keeps its items and order): priority/bucket, running since the last
 # capture, must see it at its next pass, as multifactor does after a
-# restart. sshare only: sprio and squeue differ here for another reason,
-# with the plugin before the fair-share tree kept its values too (sbpp7's
-# jobs' JobSize factor 0 under bucket after the update in place, 2 under
-# multifactor after the restart; their FairShare equal).
+# restart. sshare only: sprio and squeue differ here for another reason
+# (sbpp7's jobs' JobSize factor 0 under bucket after the update in place,
+# 2 under multifactor after the restart; their FairShare equal). Those
+# jobs have no time limit and two partitions, so with
+# SMALL_RELATIVE_TO_TIME their size is divided by the MaxTime of the
+# partition job_ptr->part_ptr points at when the factor is computed
+# (multifactor's priority_p_set() and ours alike): hold1's INFINITE gives
+# 0, hold2's 120 minutes 2. The scheduler moves part_ptr from partition
+# to partition as it tries them; a restart sets it to the first. The
+# formula is the same, its input is not.
 sacctmgr -i modify user name=sbpp7 account=pB set Fairshare=25 >/dev/null
 sb_check "sacctmgr sets sbpp7's Fairshare in pB to 25" test $? = 0
 _shares_now() {
