@@ -261,7 +261,8 @@ _peer "fair_tree, after deletions"
 # partition job_ptr->part_ptr points at when the factor is computed
 # (multifactor's priority_p_set() and ours alike): hold1's INFINITE gives
 # 0, hold2's 120 minutes 2. The scheduler moves part_ptr from partition
-# to partition as it tries them; a restart sets it to the first. The
+# to partition as it tries them; a restart sets it to the first of its
+# list, which Slurm sorts by PriorityTier (hold2). The
 # formula is the same, its input is not.
 sacctmgr -i modify user name=sbpp7 account=pB set Fairshare=25 >/dev/null
 sb_check "sacctmgr sets sbpp7's Fairshare in pB to 25" test $? = 0
