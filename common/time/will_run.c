@@ -605,7 +605,8 @@ static int _pick(_q_t *q, int64_t s, sb_bitmap_t **res)
 		b = q->f.order[j];
 		for (c = 0; c < q->f.nc; c++)
 			need += q->f.amount[b * q->f.nc + c];
-		(void) _allowed(q, b);
+		(void) (s == q->w->base ? _allowed_at_base(q, b) :
+			_allowed(q, b));
 		nl = 0;
 		/* Only as many as the bucket gives; busy-later ones first. */
 		for (pass = q->w->nlater[b] ? 0 : 1; pass < 2; pass++)
