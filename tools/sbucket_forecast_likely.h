@@ -58,7 +58,7 @@ typedef struct {
  */
 int sbf_likely_make(sbf_likely_t *l, sbf_plan_t *p, int days);
 
-/* Print l->note, when there is one, as one line on stderr. */
+/* Print l->note, when there is one, as one line on stderr. O(1). */
 void sbf_likely_note(const sbf_likely_t *l);
 
 /*
@@ -86,10 +86,13 @@ void sbf_likely_basis(const sbf_likely_t *l, const sbf_plan_t *p,
 void sbf_likely_runtime(const sbf_likely_t *l, const sbf_plan_t *p,
 			const sbw_job_t *j, char *buf, size_t len);
 
-/* Read --history-days's value @v into *@days: 0, or -1 (not a number
- * of days in [1, SBF_HISTORY_DAYS_MAX]). */
+/* Read --history-days's value @v into *@days: 0, or -1 with errno
+ * EINVAL or ERANGE (not a number of days in [1, SBF_HISTORY_DAYS_MAX]),
+ * *@days unchanged. O(length of v). */
 int sbf_history_days(const char *v, int *days);
 
+/* Release what @l holds (its plan, history and predictions); a zeroed
+ * @l is fine. O(jobs + history). */
 void sbf_likely_fini(sbf_likely_t *l);
 
 #endif /* SBUCKET_FORECAST_LIKELY_H */
