@@ -49,6 +49,8 @@ typedef struct {
 	sb_bitmap_t *ok;		/* allowed minus excluded */
 	uint64_t *okw;			/* ok as words (bitmap.h's layout) */
 	uint64_t *bw;			/* one bucket's nodes in ok, words */
+	uint64_t *fw;			/* _pick(): the nodes free over its
+					 * window, words */
 	size_t nw;			/* words of okw and of bw */
 	sb_bucket_fill_t f;		/* buckets in order, amounts */
 } _q_t;
@@ -585,11 +587,26 @@ static void _setup(_q_t *q, size_t v)
 static int _pick(_q_t *q, int64_t s, sb_bitmap_t **res)
 {
 	int64_t e = _wend(q, s);
-	size_t j, c, b, *list = NULL, nl, pass, at, i;
+	size_t j, c, b, *list = NULL, nl, pass, at, i, k;
 	int rc = -1, f;
 	_walk_t it;
 
-	_caps_at(q, s, q->f.cap);
+	/*
+	 * Each matching node's busy set is asked once: the free ones into
+	 * q->fw, counted per bucket in full (greedy takes the same amounts
+	 * as from _caps_at()'s counts, which may stop at the total).
+	 */
+	memset(q->fw, 0, q->nw * sizeof(*q->fw));
+	memset(q->f.cap, 0, q->f.nb * sizeof(*q->f.cap));
+	for (j = 0; e >= 0 && j < q->f.nord; j++) {
+		b = q->f.order[j];
+		for (it = s == q->w->base ? _allowed_at_base(q, b) :
+		     _allowed(q, b); _walk_next(&it, &i);)
+			if (sb_busy_set_free(&q->w->nodes[i].busy, s, e)) {
+				q->fw[i / 64] |= (uint64_t) 1 << (i % 64);
+				q->f.cap[b]++;
+			}
+	}
 	if ((f = sb_bucket_fill_amounts(&q->f, q->f.cap)) <= 0) {
 		/* The sweep said yes: a disagreement is a bug. */
 		errno = f < 0 ? ENOMEM : EFAULT;
@@ -605,8 +622,9 @@ static int _pick(_q_t *q, int64_t s, sb_bitmap_t **res)
 		b = q->f.order[j];
 		for (c = 0; c < q->f.nc; c++)
 			need += q->f.amount[b * q->f.nc + c];
-		(void) (s == q->w->base ? _allowed_at_base(q, b) :
-			_allowed(q, b));
+		(void) _allowed(q, b);
+		for (k = 0; k < q->nw; k++)
+			q->bw[k] &= q->fw[k];
 		nl = 0;
 		/* Only as many as the bucket gives; busy-later ones first. */
 		for (pass = q->w->nlater[b] ? 0 : 1; pass < 2; pass++)
@@ -614,9 +632,8 @@ static int _pick(_q_t *q, int64_t s, sb_bitmap_t **res)
 			     nl < need && _walk_next(&it, &i);) {
 				const struct wr_node *nd = &q->w->nodes[i];
 
-				if (sb_busy_set_free(&nd->busy, s, e) &&
-				    /* busy-later: busy again after it */
-				    (_last_start(nd) >= e) == !pass)
+				/* busy-later: busy again after it */
+				if ((_last_start(nd) >= e) == !pass)
 					list[nl++] = i;
 			}
 		if (nl < need) {
@@ -665,9 +682,10 @@ int sb_will_run_query(const sb_will_run_t *w, const sb_request_t *r,
 	q.nw = (w->n + 63) / 64;
 	if (sb_bucket_fill_init(&q.f, w->set, r) ||
 	    !(q.ok = sb_bitmap_alloc(w->n)) ||
-	    !(q.okw = malloc((2 * q.nw + 1) * sizeof(*q.okw))))
+	    !(q.okw = malloc((3 * q.nw + 1) * sizeof(*q.okw))))
 		goto fail;
 	q.bw = q.okw + q.nw;
+	q.fw = q.bw + q.nw;
 	if (allowed)
 		sb_bitmap_copy(q.ok, allowed);
 	else
