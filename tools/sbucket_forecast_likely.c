@@ -166,17 +166,26 @@ static int _predict(sbf_likely_t *l, const sbw_live_t *lv)
 	return 0;
 }
 
-int sbf_likely_make(sbf_likely_t *l, sbf_plan_t *p, int days)
+int sbf_likely_predict(sbf_likely_t *l, const sbw_live_t *lv, int days)
 {
-	const sbw_live_t *lv = &p->m->lv;
-
 	memset(l, 0, sizeof(*l));
 	if (_history(l, lv, days) < 0)
 		return -1;
 	if (!l->h)
 		return 0;
-	if (_predict(l, lv) < 0 ||
-	    sbf_plan_with(&l->plan, p, l->run_end, l->dur) < 0)
+	if (_predict(l, lv) < 0)
+		return -1;
+	l->predicted = true;
+	return 0;
+}
+
+int sbf_likely_make(sbf_likely_t *l, sbf_plan_t *p, int days)
+{
+	if (sbf_likely_predict(l, &p->m->lv, days) < 0)
+		return -1;
+	if (!l->predicted)
+		return 0;
+	if (sbf_plan_with(&l->plan, p, l->run_end, l->dur) < 0)
 		return -1;
 	l->on = true;
 	return 0;
@@ -210,10 +219,11 @@ static void _hms(int64_t s, char *buf, size_t len)
 			 s / 3600, s / 60 % 60, s % 60);
 }
 
-void sbf_likely_basis(const sbf_likely_t *l, const sbf_plan_t *p,
-		      const sbw_job_t *j, char *buf, size_t len)
+/* What prediction @r of a job with limit @limit comes from (see
+ * sbf_likely_basis()). */
+static void _basis(const sb_rt_pred_t *r, int64_t limit, char *buf,
+		   size_t len)
 {
-	const sb_rt_pred_t *r = &l->pred[j - p->m->lv.jobs];
 	char a[32], b[32], c[32];
 
 	if (r->basis == SB_RT_NONE) {
@@ -222,13 +232,19 @@ void sbf_likely_basis(const sbf_likely_t *l, const sbf_plan_t *p,
 	}
 	_hms(r->runs[0], a, sizeof(a));
 	_hms(r->runs[1], b, sizeof(b));
-	_hms(j->time_limit, c, sizeof(c));
+	_hms(limit, c, sizeof(c));
 	snprintf(buf, len, "last %s of %s: %s%s%s%s%s",
 		 r->nruns > 1 ? "2 runs" : "run",
 		 r->basis == SB_RT_SIMILAR ? "similar jobs" :
 		 "the user's jobs", a, r->nruns > 1 ? ", " : "",
 		 r->nruns > 1 ? b : "", r->capped ? "; capped by the limit " :
 		 "", r->capped ? c : "");
+}
+
+void sbf_likely_basis(const sbf_likely_t *l, const sbf_plan_t *p,
+		      const sbw_job_t *j, char *buf, size_t len)
+{
+	_basis(&l->pred[j - p->m->lv.jobs], j->time_limit, buf, len);
 }
 
 void sbf_likely_runtime(const sbf_likely_t *l, const sbf_plan_t *p,
@@ -244,6 +260,28 @@ void sbf_likely_runtime(const sbf_likely_t *l, const sbf_plan_t *p,
 	_hms(r->runtime, t, sizeof(t));
 	sbf_likely_basis(l, p, j, basis, sizeof(basis));
 	snprintf(buf, len, "%s (%s)", t, basis);
+}
+
+void sbf_likely_running(const sbf_likely_t *l, const sbw_live_t *lv,
+			const sbw_job_t *j, int64_t *end, char *buf,
+			size_t len)
+{
+	size_t i = (size_t) (j - lv->jobs);
+	const sb_rt_pred_t *r = &l->pred[i];
+	char t[32], basis[200];
+
+	*end = l->run_end[i];
+	if (r->basis == SB_RT_NONE) {
+		snprintf(buf, len, "at its limit (no history)");
+		return;
+	}
+	_hms(r->runtime, t, sizeof(t));
+	_basis(r, j->time_limit, basis, sizeof(basis));
+	if (j->start >= 0 && sb_time_add(j->start, r->runtime) <= lv->now)
+		snprintf(buf, len, "at its limit: it has run past its "
+			 "predicted %s (%s)", t, basis);
+	else
+		snprintf(buf, len, "a run of %s (%s)", t, basis);
 }
 
 void sbf_likely_fini(sbf_likely_t *l)

@@ -39,6 +39,7 @@
 #define SBF_HISTORY_DAYS_MAX 3650
 
 typedef struct {
+	bool predicted;			/* pred, run_end and dur are set */
 	bool on;			/* the likely plan was made */
 	char note[400];			/* why not, when not on */
 	sb_rt_history_t *h;
@@ -57,6 +58,15 @@ typedef struct {
  * failing). O(history lines + jobs + the queue plan).
  */
 int sbf_likely_make(sbf_likely_t *l, sbf_plan_t *p, int days);
+
+/*
+ * Only the history and each job's prediction (a running job's likely
+ * end, 'sbucket why' of a running job), no plan, into @l (zeroed first;
+ * sbf_likely_fini()): l->predicted, or l->note without accounting.
+ * Returns 0, or -1 after printing one error line. O(history lines +
+ * jobs).
+ */
+int sbf_likely_predict(sbf_likely_t *l, const sbw_live_t *lv, int days);
 
 /* Print l->note, when there is one, as one line on stderr. O(1). */
 void sbf_likely_note(const sbf_likely_t *l);
@@ -85,6 +95,17 @@ void sbf_likely_basis(const sbf_likely_t *l, const sbf_plan_t *p,
  */
 void sbf_likely_runtime(const sbf_likely_t *l, const sbf_plan_t *p,
 			const sbw_job_t *j, char *buf, size_t len);
+
+/*
+ * Running job @j's likely end (l->predicted) into *@end, and into @buf
+ * what it comes from: "a run of 00:02:00 (last 2 runs of similar jobs:
+ * ...)",
+ * "at its limit: it has run past its predicted 00:02:00 (...)" or "at
+ * its limit (no history)". O(1).
+ */
+void sbf_likely_running(const sbf_likely_t *l, const sbw_live_t *lv,
+			const sbw_job_t *j, int64_t *end, char *buf,
+			size_t len);
 
 /* Read --history-days's value @v into *@days: 0, or -1 with errno
  * EINVAL or ERANGE (not a number of days in [1, SBF_HISTORY_DAYS_MAX]),

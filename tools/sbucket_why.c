@@ -835,6 +835,19 @@ static void _print_running_text(const _expl_t *e)
 	_print_placed_by(e);
 	printf("Started by: %s\n", _by_backfill(j) ? "backfill" :
 	       "the main scheduler");
+	if (e->lk.predicted) {
+		int64_t le;
+		char basis[300];
+
+		sbf_likely_running(&e->lk, lv, j, &le, basis, sizeof(basis));
+		sbw_fmt_time(le, t1, sizeof(t1));
+		sbw_fmt_rel(le, lv->now, t2, sizeof(t2));
+		if (le == SB_TIME_INFINITE)
+			printf("Likely end: none (no time limit): %s\n",
+			       basis);
+		else
+			printf("Likely end: %s (%s): %s\n", t1, t2, basis);
+	}
 	if (!mine)
 		return;
 	printf("Its nodes, by bucket:\n");
@@ -992,6 +1005,18 @@ static void _json(const _expl_t *e)
 		sbw_jtime(j->end);
 		_jkey("scheduler", &first);
 		sbw_jstr(_by_backfill(j) ? "backfill" : "main");
+		{
+			int64_t le = -1;
+			char basis[300];
+
+			if (e->lk.predicted)
+				sbf_likely_running(&e->lk, lv, j, &le, basis,
+						   sizeof(basis));
+			_jkey("likely_end", &first);
+			sbw_jtime(le == SB_TIME_INFINITE ? -1 : le);
+			_jkey("likely_basis", &first);
+			sbw_jstr(e->lk.predicted ? basis : NULL);
+		}
 		_jkey("buckets", &first);
 		_json_taken(e);
 		_jkey("busy_later", &first);
@@ -1229,6 +1254,11 @@ int sbucket_why_main(int argc, char **argv)
 					  sizeof(e.sq_nodes)) < 0 ||
 		    (_priority_bucket(&m) && sbw_live_sprio(&m.lv) < 0))
 			goto out;
+	} else if (e.history) {
+		/* a running job: its likely end, no plan */
+		if (sbf_likely_predict(&e.lk, &m.lv, e.days) < 0)
+			goto out;
+		sbf_likely_note(&e.lk);
 	}
 	if (json)
 		_json(&e);
