@@ -271,6 +271,12 @@ void sbf_likely_running(const sbf_likely_t *l, const sbw_live_t *lv,
 	char t[32], basis[200];
 
 	*end = l->run_end[i];
+	if (j->state == SBW_SUSPENDED) {
+		/* the plans take a suspended job as never ending */
+		*end = SB_TIME_INFINITE;
+		snprintf(buf, len, "suspended");
+		return;
+	}
 	if (r->basis == SB_RT_NONE) {
 		snprintf(buf, len, "at its limit (no history)");
 		return;

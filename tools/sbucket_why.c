@@ -843,8 +843,8 @@ static void _print_running_text(const _expl_t *e)
 		sbw_fmt_time(le, t1, sizeof(t1));
 		sbw_fmt_rel(le, lv->now, t2, sizeof(t2));
 		if (le == SB_TIME_INFINITE)
-			printf("Likely end: none (no time limit): %s\n",
-			       basis);
+			printf("Likely end: none (%s)\n", j->state ==
+			       SBW_SUSPENDED ? "suspended" : "no time limit");
 		else
 			printf("Likely end: %s (%s): %s\n", t1, t2, basis);
 	}
