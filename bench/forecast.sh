@@ -114,7 +114,8 @@ BEGIN {
 			nn = 1
 		}
 		el = int(lim * 60 * (20 + (h * 37) % 61) / 100)
-		printf "%d|u%d|debug|%s|%d|%d|%d\n", 900000 + h, i % 50, t(now - 86400 * 13 + h * 40), el, lim, nn
+		printf "%d|u%d|debug|%s|%d|%d|%d\n", 900000 + h, i % 50,
+			t(now - 86400 * 13 + h * 40), el, lim, nn
 	}
 }' >"$d/sacct.out"
 printf '#!/bin/sh\ncat %s/sacct.out\n' "$d" >"$d/sacct"
@@ -131,8 +132,8 @@ for mode in text json text-nohist; do
 		[ $mode = json ] && args+=(--json)
 		[ $mode = text-nohist ] && args+=(--no-history)
 		t0=$(date +%s.%N)
-		/usr/bin/time -f %M -o "$d/rss" "$SBUCKET" "${args[@]}" >"$d/out" \
-			2>"$d/err"
+		/usr/bin/time -f %M -o "$d/rss" "$SBUCKET" "${args[@]}" \
+			>"$d/out" 2>"$d/err"
 		t1=$(date +%s.%N)
 		times+=("$(echo "$t1 - $t0" | bc)")
 	done
@@ -152,6 +153,7 @@ grep -o '"planned_start":"[^"]*","planned_end":"[^"]*","likely_start":"[^"]*"' \
 	"$d/out.json" | gawk -F'"' '
 	{ n++; if ($12 < $4) early++; else if ($12 == $4) same++; else late++ }
 	END {
-		printf "likely start against planned: %d earlier, %d the same, " \
-			"%d later (of %d with both)\n", early, same, late, n
+		printf "likely start against planned: %d earlier, " \
+			"%d the same, %d later (of %d with both)\n", early,
+			same, late, n
 	}' || true

@@ -39,7 +39,7 @@
 #define SBF_HISTORY_DAYS_MAX 3650
 
 typedef struct {
-	bool predicted;			/* pred, run_end and dur are set */
+	bool predicted;			/* pred, run_end, dur are set */
 	bool on;			/* the likely plan was made */
 	char note[400];			/* why not, when not on */
 	sb_rt_history_t *h;
