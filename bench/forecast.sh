@@ -20,12 +20,23 @@
 # 600 minutes. Prints the median, minimum and maximum wall time of RUNS
 # runs (text and --json), the peak RSS (GNU time), and how many jobs got
 # a start.
+#
+# The likely start (issue #35 item 6): HISTORY completed runs (default
+# 20,000) in a stand-in sacct's output, of the same 50 users, ending over
+# the last 13 days, with the pending jobs' time limits and node counts
+# (so most jobs have similar runs) and the running jobs' limits, each
+# run lasting 20 to 80 % of its limit; the config says
+# accounting_storage/slurmdbd. Each mode runs with the history ("text",
+# "json") and with --no-history ("text-nohist"), and the likely starts
+# are compared with the planned ones (how many earlier, the same, later).
+# HISTORY=0 keeps the old runs (no accounting: no likely start).
 set -euo pipefail
 
 NODES=${1:-10000}
 RUNNING=${2:-5000}
 PENDING=${3:-10000}
 RUNS=${RUNS:-3}
+HISTORY=${HISTORY:-20000}
 top=$(cd "$(dirname "$0")/.." && pwd)
 SBUCKET=${SBUCKET:-$top/build/22.05/tools/sbucket}
 golden=$top/testsuite/golden/why/data
@@ -35,7 +46,12 @@ trap 'rm -rf "$d"' EXIT
 now=1795431981		# 2026-11-23T11:06:21 UTC, as the golden cases
 export TZ=UTC
 
-cp "$golden/config" "$d/"
+if [ "$HISTORY" -gt 0 ]; then
+	sed 's|accounting_storage/none|accounting_storage/slurmdbd|' \
+		"$golden/config" >"$d/config"
+else
+	cp "$golden/config" "$d/"
+fi
 : >"$d/res"
 sed 's/Nodes=f\[1-2\],n\[1-4\]/Nodes=c[1-'"$NODES"']/' \
 	"$golden/partition" >"$d/partition"
@@ -81,27 +97,63 @@ case "\$*" in
 esac
 EOF
 chmod +x "$d/scontrol"
-export SBUCKET_SCONTROL=$d/scontrol SBUCKET_NOW=$now
+# the history: pending job i's shape (user, limit, node count) for three
+# runs in four, a running job's (one node) for the others
+gawk -v hist="$HISTORY" -v run="$RUNNING" -v pend="$PENDING" -v now="$now" '
+function t(s) { return strftime("%Y-%m-%dT%H:%M:%S", s, 1) }
+BEGIN {
+	for (h = 1; h <= hist; h++) {
+		if (h % 4) {
+			i = 1 + (h * 31) % pend
+			k = i % 10
+			lim = 10 + (i * 104729) % 591
+			nn = k < 7 ? 1 + i % 4 : 1
+		} else {
+			i = 1 + (h * 17) % run
+			lim = 1 + (i * 7919) % 600
+			nn = 1
+		}
+		el = int(lim * 60 * (20 + (h * 37) % 61) / 100)
+		printf "%d|u%d|debug|%s|%d|%d|%d\n", 900000 + h, i % 50,
+			t(now - 86400 * 13 + h * 40), el, lim, nn
+	}
+}' >"$d/sacct.out"
+printf '#!/bin/sh\ncat %s/sacct.out\n' "$d" >"$d/sacct"
+chmod +x "$d/sacct"
+export SBUCKET_SCONTROL=$d/scontrol SBUCKET_NOW=$now SBUCKET_SACCT=$d/sacct
 
 echo "# sbucket forecast: $NODES nodes, $RUNNING running, $PENDING pending"
-echo "# data: $(du -sh "$d" | cut -f1) of scontrol output; $RUNS runs each"
-for mode in text json; do
+echo "# data: $(du -sh "$d" | cut -f1) of scontrol and sacct output" \
+	"($HISTORY runs); $RUNS runs each"
+for mode in text json text-nohist; do
 	times=()
 	for _ in $(seq "$RUNS"); do
 		args=(forecast)
 		[ $mode = json ] && args+=(--json)
+		[ $mode = text-nohist ] && args+=(--no-history)
 		t0=$(date +%s.%N)
-		/usr/bin/time -f %M -o "$d/rss" "$SBUCKET" "${args[@]}" >"$d/out"
+		/usr/bin/time -f %M -o "$d/rss" "$SBUCKET" "${args[@]}" \
+			>"$d/out" 2>"$d/err"
 		t1=$(date +%s.%N)
 		times+=("$(echo "$t1 - $t0" | bc)")
 	done
 	sorted=$(printf '%s\n' "${times[@]}" | sort -n)
-	printf '%-5s median %.3f s  min %.3f s  max %.3f s  peak RSS %d MB\n' \
+	[ $mode = json ] && cp "$d/out" "$d/out.json"
+	printf '%-11s median %.3f s  min %.3f s  max %.3f s  peak RSS %d MB\n' \
 		$mode "$(sed -n "$(((RUNS + 1) / 2))p" <<<"$sorted")" \
 		"$(head -1 <<<"$sorted")" "$(tail -1 <<<"$sorted")" \
 		$(($(cat "$d/rss") / 1024))
 done
-planned=$(grep -o '"planned_start":"' "$d/out" | wc -l || true)
-none=$(grep -o '"planned_start":null' "$d/out" | wc -l || true)
+planned=$(grep -o '"planned_start":"' "$d/out.json" | wc -l || true)
+none=$(grep -o '"planned_start":null' "$d/out.json" | wc -l || true)
 echo "jobs with a start: $planned, without: $none"
 [ $((planned + none)) -eq "$PENDING" ]
+# planned against likely start, per job (ISO 8601 UTC compares as text)
+grep -o '"planned_start":"[^"]*","planned_end":"[^"]*","likely_start":"[^"]*"' \
+	"$d/out.json" | gawk -F'"' '
+	{ n++; if ($12 < $4) early++; else if ($12 == $4) same++; else late++ }
+	END {
+		printf "likely start against planned: %d earlier, " \
+			"%d the same, %d later (of %d with both)\n", early,
+			same, late, n
+	}' || true

@@ -22,6 +22,7 @@
 #include "chart.h"
 #include "sb_time.h"
 #include "sbucket.h"
+#include "sbucket_forecast_likely.h"
 #include "sbucket_forecast_plan.h"
 #include "sbucket_why_fmt.h"
 
@@ -32,7 +33,7 @@ static void _usage(FILE *f)
 {
 	fprintf(f,
 "Usage: sbucket forecast [-u USER] [-p PARTITION] [-A ACCOUNT] [--json]\n"
-"                        [--chart=FILE]\n"
+"                        [--chart=FILE] [--no-history | --history-days=N]\n"
 "\n"
 "Plan every pending job of the running cluster at once, as conservative\n"
 "backfill would in its order: whole-node jobs on select/bucket's WILL_RUN,\n"
@@ -43,6 +44,14 @@ static void _usage(FILE *f)
 "planned-start order, with squeue --start's value beside it; a job whose\n"
 "start cannot be known gets \"no start\" and why.\n"
 "\n"
+"Time limits are upper bounds users overstate, so a plan from them is\n"
+"late. Where accounting holds the users' completed jobs, the queue is\n"
+"planned again with run times predicted from them (the mean of the\n"
+"user's last two runs of similar jobs: same partition, time limit and\n"
+"node count; else of any job; capped by the limit; a running job past\n"
+"its prediction ends at its limit) and each job's likely start is\n"
+"printed beside the planned one.\n"
+"\n"
 "  -u USER       only USER's jobs (the plan still holds every job)\n"
 "  -p PARTITION  only jobs of PARTITION\n"
 "  -A ACCOUNT    only jobs of ACCOUNT\n"
@@ -50,9 +59,12 @@ static void _usage(FILE *f)
 "  --chart=FILE  also draw the plan as a node x time SVG chart into FILE\n"
 "                (running jobs from now, then the jobs shown, coloured by\n"
 "                user, as 'sbucket chart' draws)\n"
+"  --no-history  no likely start (sacct is not run)\n"
+"  --history-days=N  the completed jobs of the last N days (default 14)\n"
 "  -h, --help    this text\n"
 "\n"
-"The cluster is read through scontrol (SBUCKET_SCONTROL names another).\n"
+"The cluster is read through scontrol, its history through sacct\n"
+"(SBUCKET_SCONTROL, SBUCKET_SACCT name others).\n"
 "Exit status: 0, 1 when the cluster cannot be read or does not run\n"
 "select/bucket, 2 for usage errors.\n");
 }
@@ -525,7 +537,8 @@ static int _by_start(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-static void _print(const sbf_plan_t *p, const _filter_t *flt, bool json)
+static void _print(const sbf_plan_t *p, const sbf_likely_t *l,
+		   const _filter_t *flt, bool json)
 {
 	const sbw_live_t *lv = &p->m->lv;
 	const sbf_job_t **v = calloc(p->njobs + 1, sizeof(*v));
@@ -547,6 +560,10 @@ static void _print(const sbf_plan_t *p, const _filter_t *flt, bool json)
 	qsort(v, n, sizeof(*v), _by_start);
 	if (json)
 		putchar('[');
+	else if (n && l->on)
+		printf("%-10s %-10s %-10s %-16s %-19s  %-19s  %-19s  %s\n",
+		       "JOBID", "USER", "PARTITION", "NODES", "PLANNED START",
+		       "LIKELY START", "PLANNED END", "SQUEUE --START");
 	else if (n)
 		printf("%-10s %-10s %-10s %-16s %-19s  %-19s  %s\n", "JOBID",
 		       "USER", "PARTITION", "NODES", "PLANNED START",
@@ -556,8 +573,11 @@ static void _print(const sbf_plan_t *p, const _filter_t *flt, bool json)
 		       flt->account ? " matches" : "");
 	for (i = 0; i < n; i++) {
 		const sbf_job_t *f = v[i];
+		const sbf_job_t *lf = sbf_likely_job(l, p, f);
 		const sbw_job_t *j = f->job;
 		bool has = f->planned && !f->r.never;
+		bool lhas = lf && lf->planned && !lf->r.never;
+		char basis[200], t4[32];
 		const char *part = j->part >= 0 ? lv->parts[j->part].name :
 			NULL;
 		char why[300], t1[32], t2[32], t3[32], *hl;
@@ -582,6 +602,15 @@ static void _print(const sbf_plan_t *p, const _filter_t *flt, bool json)
 			_jiso(has ? f->r.start : -1);
 			printf(",\"planned_end\":");
 			_jiso(has ? f->r.end : -1);
+			printf(",\"likely_start\":");
+			_jiso(lhas ? lf->r.start : -1);
+			printf(",\"likely_end\":");
+			_jiso(lhas ? lf->r.end : -1);
+			printf(",\"likely_basis\":");
+			if (lf)
+				sbf_likely_basis(l, p, j, basis,
+						 sizeof(basis));
+			sbw_jstr(lf ? basis : NULL);
 			printf(",\"nodes\":");
 			sbw_jstr(hl);
 			printf(",\"waits_for\":");
@@ -599,15 +628,22 @@ static void _print(const sbf_plan_t *p, const _filter_t *flt, bool json)
 			sbw_fmt_time(j->start, t3, sizeof(t3));
 			if (has && f->r.end == SB_TIME_INFINITE)
 				snprintf(t2, sizeof(t2), "no time limit");
-			printf("%-10s %-10s %-10s %-16s %-19s  %-19s  %s\n",
-			       j->id, j->user ? j->user : "?",
-			       part ? part : "?", hl ? hl : "-",
-			       has ? t1 : "no start", t2,
-			       j->start < 0 ? "N/A" : t3);
+			printf("%-10s %-10s %-10s %-16s %-19s  ", j->id,
+			       j->user ? j->user : "?", part ? part : "?",
+			       hl ? hl : "-", has ? t1 : "no start");
+			sbw_fmt_time(lhas ? lf->r.start : -1, t4, sizeof(t4));
+			if (lf)
+				printf("%-19s  ", lhas ? t4 : "no start");
+			printf("%-19s  %s\n", t2, j->start < 0 ? "N/A" : t3);
 			if (has)
 				_text_waits(p, f, w);
 			else
 				printf("    no start: %s\n", why);
+			if (lhas) {
+				sbf_likely_runtime(l, p, j, basis,
+						   sizeof(basis));
+				printf("    likely run time: %s\n", basis);
+			}
 		}
 		free(hl);
 	}
@@ -721,10 +757,11 @@ out:
 int sbucket_forecast_main(int argc, char **argv)
 {
 	_filter_t flt = { NULL, NULL, NULL };
-	const char *chart = NULL;
-	bool json = false;
+	const char *chart = NULL, *days_arg = NULL;
+	bool json = false, history = true;
+	int i, rc, days = SBF_HISTORY_DAYS;
+	sbf_likely_t l;
 	sbf_plan_t p;
-	int i, rc;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], **dst = NULL;
@@ -734,6 +771,23 @@ int sbucket_forecast_main(int argc, char **argv)
 			return SBUCKET_EXIT_OK;
 		} else if (!strcmp(a, "--json")) {
 			json = true;
+			continue;
+		} else if (!strcmp(a, "--no-history")) {
+			history = false;
+			continue;
+		} else if (!strncmp(a, "--history-days=", 15)) {
+			if (days_arg)
+				return sbucket_usage_error(CMD,
+							   "--history-days",
+							   a + 15,
+							   "given twice");
+			days_arg = a + 15;
+			if (sbf_history_days(days_arg, &days) < 0)
+				return sbucket_usage_error(CMD,
+							   "--history-days",
+							   days_arg,
+							   "is not a number of "
+							   "days (1-3650)");
 			continue;
 		} else if (!strncmp(a, "--chart=", 8)) {
 			if (!a[8])
@@ -772,6 +826,10 @@ int sbucket_forecast_main(int argc, char **argv)
 						   "given twice");
 		*dst = argv[++i];
 	}
+	if (days_arg && !history)
+		return sbucket_usage_error(CMD, "--history-days", days_arg,
+					   "goes with no --no-history");
+	memset(&l, 0, sizeof(l));
 	rc = sbf_plan(&p);
 	if (!rc && flt.part) {
 		size_t k;
@@ -785,10 +843,15 @@ int sbucket_forecast_main(int argc, char **argv)
 						   "no such partition");
 		}
 	}
-	if (!rc)
-		_print(&p, &flt, json);
+	if (!rc && history && sbf_likely_make(&l, &p, days) < 0)
+		rc = -1;
+	if (!rc) {
+		sbf_likely_note(&l);
+		_print(&p, &l, &flt, json);
+	}
 	if (!rc && chart && _chart(&p, &flt, chart) < 0)
 		rc = -1;
+	sbf_likely_fini(&l);
 	sbf_plan_fini(&p);
 	if (rc)
 		return SBUCKET_EXIT_INPUT;

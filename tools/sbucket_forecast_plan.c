@@ -99,6 +99,20 @@ static uint64_t _mem_per_node(const sbw_job_t *j, uint64_t nodes)
 	return nodes ? mb / nodes : mb;
 }
 
+/* Running job @j's end in @p: its own, or the likely plan's. */
+static int64_t _end_of(const sbf_plan_t *p, const sbw_job_t *j)
+{
+	if (j->state == SBW_SUSPENDED || j->end < 0)
+		return SB_TIME_INFINITE;
+	return p->run_end ? p->run_end[j - p->m->lv.jobs] : j->end;
+}
+
+/* The likely plan's end of a holder of a limit. */
+static int64_t _lim_end(const sbw_job_t *j, void *arg)
+{
+	return _end_of(arg, j);
+}
+
 /* qsort has no context argument: the live cluster of the one sort. */
 static const sbw_live_t *_sort_lv;
 
@@ -248,9 +262,7 @@ static int _qdeps(sbf_plan_t *p, sbf_job_t *f, const size_t *qidx)
 		} else if (dp->on && dp->kind != SB_QP_AFTER &&
 			   (dp->on->state == SBW_RUNNING ||
 			    dp->on->state == SBW_SUSPENDED)) {
-			q->at = dp->on->state == SBW_SUSPENDED ||
-				dp->on->end < 0 ? SB_TIME_INFINITE :
-				dp->on->end;
+			q->at = _end_of(p, dp->on);
 		} else if (dp->on && dp->kind == SB_QP_AFTER &&
 			   dp->on->start >= 0 &&
 			   (dp->on->state == SBW_RUNNING ||
@@ -282,8 +294,7 @@ static int _uses(sbf_plan_t *p)
 
 		if (!j->nodes || !(nn = sb_bitmap_count(j->nodes)))
 			continue;
-		end = j->state == SBW_SUSPENDED || j->end < 0 ?
-			SB_TIME_INFINITE : j->end;
+		end = _end_of(p, j);
 		if (end <= lv->now)
 			end = lv->now + 1;
 		cpus = (j->cpus + nn - 1) / nn;
@@ -314,11 +325,37 @@ static int _uses(sbf_plan_t *p)
 	return 0;
 }
 
+/* The likely plan's p->until: each node busy until its running jobs'
+ * likely ends. */
+static int _until(sbf_plan_t *p)
+{
+	sbw_model_t *m = p->m;
+	sb_model_job_t *run = calloc(m->nrun + 1, sizeof(*run));
+	size_t i;
+	int rc;
+
+	if (!run || !(p->until = calloc(m->lv.cl.n + 1, sizeof(*p->until)))) {
+		free(run);
+		return _oom();
+	}
+	for (i = 0; i < m->nrun; i++) {
+		run[i] = m->run[i];
+		run[i].end = _end_of(p, m->run_of[i]);
+	}
+	rc = sb_model_busy_until(run, m->nrun, p->until, m->lv.cl.n);
+	free(run);
+	if (rc < 0)
+		fprintf(stderr, PROG ": cannot build the likely plan: %s\n",
+			strerror(errno));
+	return rc;
+}
+
 /* One WILL_RUN plan per reservation a whole-node job runs in. */
 static int _plans(sbf_plan_t *p)
 {
 	sbw_model_t *m = p->m;
 	sbw_live_t *lv = &m->lv;
+	const int64_t *until = p->until ? p->until : m->until;
 	size_t i;
 
 	if (!(p->w = calloc(lv->nresv + 1, sizeof(*p->w))) ||
@@ -328,7 +365,7 @@ static int _plans(sbf_plan_t *p)
 	for (i = 0; i < lv->nresv; i++)
 		p->plan_of_resv[i] = -1;
 	p->nw = 1;
-	if (!(p->w[0] = sb_model_plan(m->set, lv->now, m->until, m->resv,
+	if (!(p->w[0] = sb_model_plan(m->set, lv->now, until, m->resv,
 				      lv->nresv, SIZE_MAX)))
 		goto fail;
 	for (i = 0; i < p->njobs; i++) {
@@ -339,7 +376,7 @@ static int _plans(sbf_plan_t *p)
 			continue;
 		if (p->plan_of_resv[r] < 0) {
 			if (!(p->w[p->nw] = sb_model_plan(m->set, lv->now,
-							  m->until, m->resv,
+							  until, m->resv,
 							  lv->nresv,
 							  (size_t) r)))
 				goto fail;
@@ -376,7 +413,15 @@ static int _job(sbf_plan_t *p, sbf_job_t *f)
 	q->kind = sbw_base_reason(m, j, true) ? SB_QP_BASE : SB_QP_WHOLE;
 	q->allowed = sbw_allowed(m, j);
 	q->own_tag = j->resv;
-	q->duration = j->time_limit > 0 ? j->time_limit : 1;
+	q->duration = p->dur ? p->dur[j - lv->jobs] :
+		j->time_limit > 0 ? j->time_limit : 1;
+	if (p->dur) {
+		/* a copy of the request's fields, read only, with the run
+		 * time predicted as its limit */
+		f->req = j->req.req;
+		f->req.time_limit = q->duration;
+		q->req = &f->req;
+	}
 	n = sb_request_nodes(q->req);
 	n = n ? n : 1;
 	q->cpus = (uint32_t) ((j->cpus + n - 1) / n);
@@ -448,9 +493,12 @@ int sbf_plan_run(sbf_plan_t *p, sbw_model_t *m)
 	qsort(p->jobs, p->njobs, sizeof(*p->jobs), _by_backfill);
 	/* the limits, only when a job waits for one (they cost two more
 	 * scontrol calls) */
-	if (limits && !(p->lim = sbw_limits_queue(lv, _counted)))
+	if (limits && !p->lim && !(p->lim = sbw_limits_queue(lv, _counted)))
 		return -1;
-	if (p->lim && !(p->lp = sbw_limits_plan(p->lim)))
+	if (p->lim && !(p->lp = sbw_limits_plan_ends(p->lim, p->run_end ?
+						     _lim_end : NULL, p)))
+		return -1;
+	if (p->run_end && _until(p) < 0)
 		return -1;
 	for (i = 0; i < p->njobs; i++)
 		if (_job(p, &p->jobs[i]) < 0 || _deps(p, &p->jobs[i]) < 0)
@@ -508,6 +556,16 @@ out:
 	return rc;
 }
 
+int sbf_plan_with(sbf_plan_t *p, sbf_plan_t *from, const int64_t *run_end,
+		  const int64_t *dur)
+{
+	p->run_end = run_end;
+	p->dur = dur;
+	p->lim = from->lim;
+	p->lim_lent = true;
+	return sbf_plan_run(p, from->m);
+}
+
 void sbf_plan_fini(sbf_plan_t *p)
 {
 	size_t i;
@@ -525,6 +583,8 @@ void sbf_plan_fini(sbf_plan_t *p)
 	free(p->w);
 	free(p->plan_of_resv);
 	sb_limit_plan_destroy(p->lp);
-	sbw_limits_free(p->lim);
+	if (!p->lim_lent)
+		sbw_limits_free(p->lim);
+	free(p->until);
 	sbw_model_fini(&p->own);
 }

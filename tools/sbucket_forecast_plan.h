@@ -47,6 +47,9 @@ typedef struct {
 	bool planned;			/* in the queue plan */
 	char no_start[256];		/* why no start, "" when it has one */
 	sb_qp_job_t qj;
+	sb_request_t req;		/* the likely plan's: the job's own,
+					 * its time limit the run time
+					 * predicted (WILL_RUN reads it) */
 	sb_qp_result_t r;		/* valid when planned; r.start and
 					 * r.end where backfill shows them */
 	int64_t plan_start;		/* the queue plan's own start */
@@ -69,6 +72,13 @@ typedef struct {
 	size_t nw;
 	int *plan_of_resv;		/* reservation -> index in w, -1 */
 	sb_qplan_t *q;
+	/* the likely plan (sbucket_forecast_likely.h): per job of the
+	 * model's lv, NULL in the plan from limits */
+	const int64_t *run_end;		/* a running job's end */
+	const int64_t *dur;		/* a pending job's run time */
+	int64_t *until;			/* own: nodes busy until, from
+					 * run_end */
+	bool lim_lent;			/* lim is another plan's */
 } sbf_plan_t;
 
 /*
@@ -85,6 +95,16 @@ int sbf_plan(sbf_plan_t *p);
  * printing one error line.
  */
 int sbf_plan_run(sbf_plan_t *p, sbw_model_t *m);
+
+/*
+ * Plan the pending queue of @from's model again into @p (zeroed by the
+ * caller), with running job i of the model's lv ending at @run_end[i]
+ * and pending job i lasting @dur[i] seconds instead of their limits, and
+ * @from's limits (lent: @from must outlive @p; no scontrol call). 0, or
+ * -1 after printing one error line.
+ */
+int sbf_plan_with(sbf_plan_t *p, sbf_plan_t *from, const int64_t *run_end,
+		  const int64_t *dur);
 
 /* Release @p (and its own model, not a caller's). */
 void sbf_plan_fini(sbf_plan_t *p);

@@ -30,8 +30,10 @@
 #include "hostlist_fmt.h"
 #include "place.h"
 #include "sb_time.h"
+#include "shown.h"
 #include "sbucket.h"
 #include "sbucket_fairshare_live.h"
+#include "sbucket_forecast_likely.h"
 #include "sbucket_forecast_plan.h"
 #include "sbucket_why_fmt.h"
 #include "sbucket_why_limits.h"
@@ -45,7 +47,7 @@
 static void _usage(FILE *f)
 {
 	fprintf(f,
-"Usage: sbucket why [--json] JOBID\n"
+"Usage: sbucket why [--json] [--no-history | --history-days=N] JOBID\n"
 "\n"
 "Explain a job of the running cluster in select/bucket's terms. For a\n"
 "running job: which buckets (groups of alike nodes) and which policy gave\n"
@@ -57,15 +59,19 @@ static void _usage(FILE *f)
 "it keep it waiting, and when it is planned to start (the plan of the\n"
 "whole queue 'sbucket forecast' prints: select/bucket's WILL_RUN, each\n"
 "node's CPUs and memory for jobs the base places, limits and licences),\n"
-"next to what squeue --start shows.\n"
+"next to what squeue --start shows, and its likely start: the queue\n"
+"planned again with run times predicted from the users' completed jobs\n"
+"in accounting, as 'sbucket forecast' prints it.\n"
 "\n"
 "  --json      one JSON object instead of text\n"
+"  --no-history      no likely start (sacct is not run)\n"
+"  --history-days=N  the completed jobs of the last N days (default 14)\n"
 "  -h, --help  this text\n"
 "\n"
-"The cluster is read through scontrol and squeue (SBUCKET_SCONTROL,\n"
-"SBUCKET_SQUEUE name others). Exit status: 0, 1 when the job cannot be\n"
-"explained (no such job, the cluster does not run select/bucket, Slurm's\n"
-"commands fail), 2 for usage errors.\n");
+"The cluster is read through scontrol, squeue and sacct\n"
+"(SBUCKET_SCONTROL, SBUCKET_SQUEUE, SBUCKET_SACCT name others). Exit\n"
+"status: 0, 1 when the job cannot be explained (no such job, the cluster\n"
+"does not run select/bucket, Slurm's commands fail), 2 for usage errors.\n");
 }
 
 /* ---- the model (sbucket_why_model.h) ------------------------------------- */
@@ -212,6 +218,9 @@ typedef struct {
 	bool lim_unknown;		/* no start the limits allow is known */
 	const char *no_start;		/* the queue plan has no start: why */
 	sbf_plan_t qp;			/* the whole queue, planned */
+	bool history;			/* make the likely plan */
+	int days;			/* of history */
+	sbf_likely_t lk;		/* the likely plan, beside qp */
 } _expl_t;
 
 static void _expl_fini(_expl_t *e)
@@ -226,6 +235,7 @@ static void _expl_fini(_expl_t *e)
 	free(e->ahead);
 	free(e->waits);
 	sbw_limits_free(e->lim);
+	sbf_likely_fini(&e->lk);
 	sbf_plan_fini(&e->qp);
 }
 
@@ -277,7 +287,8 @@ static int _plan(_expl_t *e)
 			goto out;
 		}
 	}
-	if (sbf_plan_run(&e->qp, m) < 0)
+	if (sbf_plan_run(&e->qp, m) < 0 ||
+	    (e->history && sbf_likely_make(&e->lk, &e->qp, e->days) < 0))
 		goto out;
 	if (!(f = sbf_plan_job(&e->qp, e->j)) || !f->planned) {
 		e->no_start = f ? f->no_start : "not in the queue";
@@ -329,6 +340,26 @@ oom:
 out:
 	sb_will_run_destroy(w);
 	return rc;
+}
+
+/*
+ * The job's likely start and end (-1: none) and what its run time
+ * comes from, from the likely plan; false when there is none.
+ */
+static bool _likely(const _expl_t *e, int64_t *start, int64_t *end,
+		    char *basis, size_t len)
+{
+	const sbf_job_t *f = sbf_plan_job(&e->qp, e->j), *lf;
+
+	if (!f || !(lf = sbf_likely_job(&e->lk, &e->qp, f)))
+		return false;
+	*start = *end = -1;
+	if (lf->planned && !lf->r.never) {
+		*start = lf->r.start;
+		*end = lf->r.end;
+	}
+	sbf_likely_basis(&e->lk, &e->qp, e->j, basis, len);
+	return true;
 }
 
 /*
@@ -733,6 +764,23 @@ static void _print_pending_text(const _expl_t *e)
 			       t1);
 		}
 	}
+	{
+		int64_t ls, le;
+		char basis[200];
+
+		if (_likely(e, &ls, &le, basis, sizeof(basis))) {
+			sbw_fmt_time(ls, t1, sizeof(t1));
+			sbw_fmt_rel(ls, lv->now, t2, sizeof(t2));
+			if (ls < 0)
+				printf("Likely start: none\n");
+			else
+				printf("Likely start: %s (%s), with run times "
+				       "predicted from accounting\n", t1, t2);
+			sbf_likely_runtime(&e->lk, &e->qp, e->j, basis,
+					   sizeof(basis));
+			printf("  its own run time: %s\n", basis);
+		}
+	}
 	sbw_fmt_time(e->sq_start, t1, sizeof(t1));
 	if (e->sq_start < 0 && e->lim)
 		printf("squeue --start: no planned start (backfill skips a "
@@ -787,6 +835,19 @@ static void _print_running_text(const _expl_t *e)
 	_print_placed_by(e);
 	printf("Started by: %s\n", _by_backfill(j) ? "backfill" :
 	       "the main scheduler");
+	if (e->lk.predicted) {
+		int64_t le;
+		char basis[300];
+
+		sbf_likely_running(&e->lk, lv, j, &le, basis, sizeof(basis));
+		sbw_fmt_time(le, t1, sizeof(t1));
+		sbw_fmt_rel(le, lv->now, t2, sizeof(t2));
+		if (le == SB_TIME_INFINITE)
+			printf("Likely end: none (%s)\n", j->state ==
+			       SBW_SUSPENDED ? "suspended" : "no time limit");
+		else
+			printf("Likely end: %s (%s): %s\n", t1, t2, basis);
+	}
 	if (!mine)
 		return;
 	printf("Its nodes, by bucket:\n");
@@ -944,6 +1005,18 @@ static void _json(const _expl_t *e)
 		sbw_jtime(j->end);
 		_jkey("scheduler", &first);
 		sbw_jstr(_by_backfill(j) ? "backfill" : "main");
+		{
+			int64_t le = -1;
+			char basis[300];
+
+			if (e->lk.predicted)
+				sbf_likely_running(&e->lk, lv, j, &le, basis,
+						   sizeof(basis));
+			_jkey("likely_end", &first);
+			sbw_jtime(le == SB_TIME_INFINITE ? -1 : le);
+			_jkey("likely_basis", &first);
+			sbw_jstr(e->lk.predicted ? basis : NULL);
+		}
 		_jkey("buckets", &first);
 		_json_taken(e);
 		_jkey("busy_later", &first);
@@ -1049,6 +1122,18 @@ static void _json(const _expl_t *e)
 	free(hl);
 	_jkey("never", &first);
 	printf("%s", e->never ? "true" : "false");
+	{
+		int64_t ls = -1, le = -1;
+		char basis[200];
+		bool on = _likely(e, &ls, &le, basis, sizeof(basis));
+
+		_jkey("likely_start", &first);
+		sbw_jtime(ls);
+		_jkey("likely_end", &first);
+		sbw_jtime(le);
+		_jkey("likely_basis", &first);
+		sbw_jstr(on ? basis : NULL);
+	}
 	_jkey("squeue_start", &first);
 	sbw_jtime(e->sq_start);
 	_jkey("squeue_nodes", &first);
@@ -1062,8 +1147,9 @@ static void _json(const _expl_t *e)
 
 int sbucket_why_main(int argc, char **argv)
 {
-	const char *id = NULL;
-	bool json = false;
+	const char *id = NULL, *days_arg = NULL;
+	bool json = false, history = true;
+	int days = SBF_HISTORY_DAYS;
 	sbw_model_t m;
 	_expl_t e;
 	int i, rc = SBUCKET_EXIT_INPUT;
@@ -1074,6 +1160,19 @@ int sbucket_why_main(int argc, char **argv)
 			return SBUCKET_EXIT_OK;
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
+		} else if (!strcmp(argv[i], "--no-history")) {
+			history = false;
+		} else if (!strncmp(argv[i], "--history-days=", 15)) {
+			days_arg = argv[i] + 15;
+			if (sbf_history_days(days_arg, &days) < 0) {
+				char sh[200];
+
+				fprintf(stderr, PROG ": --history-days '%s' "
+					"is not a number of days (1-3650)\nTry "
+					"'sbucket why --help'.\n",
+					sb_shown(sh, sizeof(sh), days_arg));
+				return SBUCKET_EXIT_USAGE;
+			}
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, PROG ": unknown option '%s'\nTry "
 				"'sbucket why --help'.\n", argv[i]);
@@ -1090,10 +1189,17 @@ int sbucket_why_main(int argc, char **argv)
 		fprintf(stderr, PROG ": no JOBID\nTry 'sbucket why --help'.\n");
 		return SBUCKET_EXIT_USAGE;
 	}
+	if (days_arg && !history) {
+		fprintf(stderr, PROG ": --history-days goes with no "
+			"--no-history\nTry 'sbucket why --help'.\n");
+		return SBUCKET_EXIT_USAGE;
+	}
 	memset(&m, 0, sizeof(m));
 	memset(&e, 0, sizeof(e));
 	e.m = &m;
 	e.json = json;
+	e.history = history;
+	e.days = days;
 	if (sbw_live_read(&m.lv) < 0)
 		goto out;
 	if (strcmp(m.lv.select_type, "select/bucket")) {
@@ -1126,6 +1232,7 @@ int sbucket_why_main(int argc, char **argv)
 	if (e.j->state == SBW_PENDING) {
 		if (_plan(&e) < 0)
 			goto out;
+		sbf_likely_note(&e.lk);
 		_backfill_step(&e);
 		if (!e.planned || e.nodes_start >= e.start)
 			e.nodes_start = e.bf_start;
@@ -1147,6 +1254,11 @@ int sbucket_why_main(int argc, char **argv)
 					  sizeof(e.sq_nodes)) < 0 ||
 		    (_priority_bucket(&m) && sbw_live_sprio(&m.lv) < 0))
 			goto out;
+	} else if (e.history) {
+		/* a running job: its likely end, no plan */
+		if (sbf_likely_predict(&e.lk, &m.lv, e.days) < 0)
+			goto out;
+		sbf_likely_note(&e.lk);
 	}
 	if (json)
 		_json(&e);

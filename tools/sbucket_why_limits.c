@@ -543,10 +543,15 @@ static void _why_unknown(sbw_limits_t *ls)
 	snprintf(ls->why, sizeof(ls->why), "the units it needs never free");
 }
 
+/* A holder's units of one limit until an end. */
+typedef struct {
+	size_t lim;
+	int64_t end, units;
+} _held_t;
+
 static int _by_lim_end(const void *pa, const void *pb)
 {
-	const sbwl_use_t *a = *(const sbwl_use_t *const *) pa;
-	const sbwl_use_t *b = *(const sbwl_use_t *const *) pb;
+	const _held_t *a = pa, *b = pb;
 
 	if (a->lim != b->lim)
 		return a->lim < b->lim ? -1 : 1;
@@ -556,26 +561,36 @@ static int _by_lim_end(const void *pa, const void *pb)
 /*
  * The running jobs' units into @lp: one span per limit and end, their
  * units summed (100,000 holders of one QOS end at a few thousand
- * distinct times), so the planner holds points, not jobs.
+ * distinct times), so the planner holds points, not jobs. A job's end is
+ * @end(job, @arg) when @end is given and it has one (the likely plan's).
  */
-static int _hold_all(sbw_limits_t *ls, sb_limit_plan_t *lp)
+static int _hold_all(sbw_limits_t *ls, sb_limit_plan_t *lp,
+		     int64_t (*end)(const sbw_job_t *, void *), void *arg)
 {
-	const sbwl_use_t **v = calloc(ls->nuse + 1, sizeof(*v));
+	_held_t *v = calloc(ls->nuse + 1, sizeof(*v));
 	size_t i, k;
 	int rc = -1;
 
 	if (!v)
 		return -1;
-	for (i = 0; i < ls->nuse; i++)
-		v[i] = &ls->use[i];
+	for (i = 0; i < ls->nuse; i++) {
+		const sbwl_use_t *u = &ls->use[i];
+
+		v[i].lim = u->lim;
+		v[i].units = u->units;
+		v[i].end = end && u->end != SB_TIME_INFINITE ?
+			end(u->job, arg) : u->end;
+		if (end && v[i].end <= ls->lv->now)
+			v[i].end = ls->lv->now + 1;
+	}
 	qsort(v, ls->nuse, sizeof(*v), _by_lim_end);
 	for (i = 0; i < ls->nuse; i = k) {
 		int64_t units = 0;
 
-		for (k = i; k < ls->nuse && v[k]->lim == v[i]->lim &&
-		     v[k]->end == v[i]->end; k++)
-			units += v[k]->units;
-		if (sb_limit_plan_hold(lp, v[i]->lim, units, v[i]->end) < 0)
+		for (k = i; k < ls->nuse && v[k].lim == v[i].lim &&
+		     v[k].end == v[i].end; k++)
+			units += v[k].units;
+		if (sb_limit_plan_hold(lp, v[i].lim, units, v[i].end) < 0)
 			goto out;
 	}
 	rc = 0;
@@ -630,7 +645,7 @@ static int _plan(sbw_limits_t *ls, sbw_before_fn before,
 		lim[k] = ls->lim[k].limit;
 	if (!(lp = sb_limit_plan_create(lv->now, lim, ls->nlim)))
 		goto oom;
-	if (_hold_all(ls, lp) < 0)
+	if (_hold_all(ls, lp, NULL, NULL) < 0)
 		goto oom;
 	/* units Slurm counts that no running job shows (completing jobs):
 	 * about to be released */
@@ -802,6 +817,13 @@ int sbw_limits_need(sbw_limits_t *ls, const sbw_job_t *j, int64_t *need)
 
 sb_limit_plan_t *sbw_limits_plan(sbw_limits_t *ls)
 {
+	return sbw_limits_plan_ends(ls, NULL, NULL);
+}
+
+sb_limit_plan_t *sbw_limits_plan_ends(sbw_limits_t *ls,
+				      int64_t (*end)(const sbw_job_t *,
+						     void *), void *arg)
+{
 	int64_t *lim = calloc(ls->nlim + 1, sizeof(*lim));
 	sb_limit_plan_t *lp = NULL;
 	size_t k;
@@ -811,7 +833,7 @@ sb_limit_plan_t *sbw_limits_plan(sbw_limits_t *ls)
 	for (k = 0; k < ls->nlim; k++)
 		lim[k] = ls->lim[k].limit;
 	if (!(lp = sb_limit_plan_create(ls->lv->now, lim, ls->nlim)) ||
-	    _hold_all(ls, lp) < 0)
+	    _hold_all(ls, lp, end, arg) < 0)
 		goto oom;
 	for (k = 0; k < ls->nlim; k++)
 		if (ls->lim[k].shown_use > ls->lim[k].held &&

@@ -108,6 +108,15 @@ int sbw_limits_need(sbw_limits_t *ls, const sbw_job_t *j, int64_t *need);
  */
 sb_limit_plan_t *sbw_limits_plan(sbw_limits_t *ls);
 
+/*
+ * sbw_limits_plan(), each running job holding its units until
+ * @end(job, @arg) instead of its own end (one it has: a job without a
+ * limit holds them for ever): the likely plan's. @end NULL: their own.
+ */
+sb_limit_plan_t *sbw_limits_plan_ends(sbw_limits_t *ls,
+				      int64_t (*end)(const sbw_job_t *,
+						     void *), void *arg);
+
 /* Limit @k as the output names it ("licence lic", "QOS lim4 GrpTRES
  * cpu"), NULL beyond the count. */
 const char *sbw_limits_what(const sbw_limits_t *ls, size_t k);

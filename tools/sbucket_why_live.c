@@ -34,10 +34,13 @@ static const char *_bin(const char *env, const char *dflt)
 /*
  * Run "@bin @args" and hand each output line to @fn; a line @fn refuses
  * (-1) stops the reading. Returns 0, or -1 after printing one error line
- * (the command's own first line when it fails).
+ * (the command's own first line when it fails), or, when @err is not
+ * NULL and the command cannot run or fails, after writing why there
+ * instead (its first line, "failed, no output" or "cannot run: ...").
  */
-int sbw_live_run(const char *env, const char *dflt, const char *args,
-		int (*fn)(void *, char *), void *arg)
+int sbw_live_run_err(const char *env, const char *dflt, const char *args,
+		     int (*fn)(void *, char *), void *arg, char *err,
+		     size_t errlen)
 {
 	char cmd[1024], *buf = NULL, first[256] = "";
 	size_t cap = 0;
@@ -47,8 +50,12 @@ int sbw_live_run(const char *env, const char *dflt, const char *args,
 
 	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", _bin(env, dflt), args);
 	if (!(p = popen(cmd, "r"))) {
-		fprintf(stderr, PROG ": cannot run %s: %s\n", dflt,
-			strerror(errno));
+		if (err)
+			snprintf(err, errlen, "cannot run: %s",
+				 strerror(errno));
+		else
+			fprintf(stderr, PROG ": cannot run %s: %s\n", dflt,
+				strerror(errno));
 		return -1;
 	}
 	/* 100,000 jobs are 150 MB of scontrol output: read it in large
@@ -65,11 +72,21 @@ int sbw_live_run(const char *env, const char *dflt, const char *args,
 	free(buf);
 	status = pclose(p);
 	if (status && !rc) {
-		fprintf(stderr, PROG ": '%s %s' failed: %s\n", dflt, args,
-			first[0] ? first : "no output");
+		if (err)
+			snprintf(err, errlen, "%s", first[0] ? first :
+				 "failed, no output");
+		else
+			fprintf(stderr, PROG ": '%s %s' failed: %s\n", dflt,
+				args, first[0] ? first : "no output");
 		rc = -1;
 	}
 	return rc;
+}
+
+int sbw_live_run(const char *env, const char *dflt, const char *args,
+		 int (*fn)(void *, char *), void *arg)
+{
+	return sbw_live_run_err(env, dflt, args, fn, arg, NULL, 0);
 }
 
 /* ---- scontrol show config ------------------------------------------------ */
@@ -123,6 +140,8 @@ static int _config_line(void *arg, char *line)
 		return _dup(&c->lv->select_type, val);
 	if (!strcmp(key, "PriorityType"))
 		return _dup(&c->lv->priority_type, val);
+	if (!strcmp(key, "AccountingStorageType"))
+		return _dup(&c->lv->accounting_type, val);
 	/* no preemption: 22.05 shows preempt/none, 24.11 (null) */
 	if (!strcmp(key, "PreemptType"))
 		return strcmp(val, "(null)") ?
@@ -995,6 +1014,7 @@ void sbw_live_fini(sbw_live_t *lv)
 
 	sb_strmap_destroy(lv->by_id);
 	free(lv->select_type);
+	free(lv->accounting_type);
 	free(lv->base);
 	free(lv->priority_type);
 	free(lv->preempt_type);

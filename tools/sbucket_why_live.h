@@ -22,6 +22,7 @@
 #define SBUCKET_WHY_LIVE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bitmap.h"
@@ -89,6 +90,8 @@ typedef struct {
 	char *base;			/* BaseSelectType (select/bucket) */
 	bool base_cons;
 	char *priority_type, *preempt_type;
+	char *accounting_type;		/* AccountingStorageType, NULL
+					 * when not shown */
 	int64_t bf_resolution;		/* SchedulerParameters, seconds */
 	bool bf_licenses;		/* SchedulerParameters: backfill
 					 * plans licences */
@@ -141,6 +144,16 @@ void sbw_live_fini(sbw_live_t *lv);
  */
 int sbw_live_run(const char *env, const char *dflt, const char *args,
 		 int (*fn)(void *, char *), void *arg);
+
+/*
+ * sbw_live_run(), but a command that cannot run or fails is said in
+ * @err (@errlen bytes, one line: its own first line, "failed, no
+ * output" or "cannot run: ...") instead of on stderr: for a command
+ * whose failure is no error (sacct without accounting).
+ */
+int sbw_live_run_err(const char *env, const char *dflt, const char *args,
+		     int (*fn)(void *, char *), void *arg, char *err,
+		     size_t errlen);
 
 /*
  * The weighted priority factors of every pending job, from 'sprio -h -o'

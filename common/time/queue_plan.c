@@ -181,8 +181,19 @@ static bool _fits(const sb_qplan_t *q, size_t i, int64_t s, int64_t e,
 	size_t k;
 
 	if (c == WHOLE_NODE) {
-		c = nd->cpus;
-		m = nd->real_memory;
+		/* the whole node: free when no span that uses any of it
+		 * meets [s, e), one pass over the spans */
+		if (_node_down(nd))
+			return false;
+		for (k = 0; k < sp->n; k++) {
+			const _span_t *v = &sp->v[k];
+
+			if (v->start < e && v->end > s &&
+			    (v->cpus || v->mem) &&
+			    (skip < 0 || v->tag != skip))
+				return false;
+		}
+		return true;
 	}
 	if (_node_down(nd) || c > nd->cpus || m > nd->real_memory)
 		return false;

@@ -29,6 +29,9 @@ struct sb_will_run {
 	struct wr_node *nodes;
 	/* Per bucket: nodes with a segment after base (busy-later ones). */
 	size_t *nlater;
+	/* Nodes busy at base, as words (bitmap.h's layout): a query at
+	 * base skips them 64 at a time instead of asking each one. */
+	uint64_t *busy0;
 };
 
 /* One end of a start interval of a node of bucket b. */
@@ -46,6 +49,8 @@ typedef struct {
 	sb_bitmap_t *ok;		/* allowed minus excluded */
 	uint64_t *okw;			/* ok as words (bitmap.h's layout) */
 	uint64_t *bw;			/* one bucket's nodes in ok, words */
+	uint64_t *fw;			/* _pick(): the nodes free over its
+					 * window, words */
 	size_t nw;			/* words of okw and of bw */
 	sb_bucket_fill_t f;		/* buckets in order, amounts */
 } _q_t;
@@ -71,11 +76,22 @@ static bool _has_later(const struct wr_node *nd, int64_t base)
 	return _last_start(nd) > base;
 }
 
-/* Give node @i the busy set @busy (taken over), keeping nlater. */
+/* Is the node busy at @base (its first window holds it)? */
+static bool _busy_at_base(const struct wr_node *nd, int64_t base)
+{
+	const sb_busy_set_t *b = &nd->busy;
+	const sb_window_t *w = b->n ? sb_busy_set_windows(b) : NULL;
+
+	return w && w[0].start <= base && w[0].end > base;
+}
+
+/* Give node @i the busy set @busy (taken over), keeping nlater and
+ * busy0. */
 static void _set_busy(sb_will_run_t *w, size_t i, sb_busy_set_t busy)
 {
 	struct wr_node *nd = &w->nodes[i];
 	size_t b = sb_bucket_of(w->set, i);
+	uint64_t bit = (uint64_t) 1 << (i % 64);
 
 	if (_has_later(nd, w->base))
 		w->nlater[b]--;
@@ -83,6 +99,10 @@ static void _set_busy(sb_will_run_t *w, size_t i, sb_busy_set_t busy)
 	nd->busy = busy;
 	if (_has_later(nd, w->base))
 		w->nlater[b]++;
+	if (_busy_at_base(nd, w->base))
+		w->busy0[i / 64] |= bit;
+	else
+		w->busy0[i / 64] &= ~bit;
 }
 
 /* Rebuild node @i's segments for a proposed state; 0 or -1 (ENOMEM). */
@@ -132,6 +152,7 @@ void sb_will_run_destroy(sb_will_run_t *w)
 	}
 	free(w->nodes);
 	free(w->nlater);
+	free(w->busy0);
 	free(w);
 }
 
@@ -155,7 +176,8 @@ sb_will_run_t *sb_will_run_create(const sb_bucket_set_t *set, int64_t base,
 	nodes = sb_bucket_set_node_array(set);
 	if (!(w->nodes = calloc(w->n + 1, sizeof(*w->nodes))) ||
 	    !(w->nlater = calloc(sb_bucket_set_size(set) + 1,
-				 sizeof(*w->nlater))))
+				 sizeof(*w->nlater))) ||
+	    !(w->busy0 = calloc(w->n / 64 + 1, sizeof(*w->busy0))))
 		goto oom;
 	for (i = 0; i < w->n; i++) {
 		const sb_node_t *n = &nodes[i];
@@ -342,6 +364,18 @@ static _walk_t _allowed(_q_t *q, size_t b)
 	return _walk(q->bw, q->nw);
 }
 
+/* _allowed() without the nodes busy at base: those that may be free for
+ * a start at base. O(N / 64). */
+static _walk_t _allowed_at_base(_q_t *q, size_t b)
+{
+	size_t k;
+
+	(void) _allowed(q, b);
+	for (k = 0; k < q->nw; k++)
+		q->bw[k] &= ~q->w->busy0[k];
+	return _walk(q->bw, q->nw);
+}
+
 /*
  * Capacities of the matching buckets for a start at @s, in policy order.
  * With one chunk, counting stops once the total is reached: greedy then
@@ -359,7 +393,9 @@ static void _caps_at(_q_t *q, int64_t s, uint64_t *cap)
 		return;
 	for (j = 0; j < q->f.nord; j++) {
 		b = q->f.order[j];
-		for (it = _allowed(q, b); _walk_next(&it, &i);) {
+		/* a node busy at base is not free for a start there */
+		for (it = s == q->w->base ? _allowed_at_base(q, b) :
+		     _allowed(q, b); _walk_next(&it, &i);) {
 			if (q->f.nc == 1 && sum >= q->f.total)
 				return;
 			if (sb_busy_set_free(&q->w->nodes[i].busy, s, e)) {
@@ -551,11 +587,26 @@ static void _setup(_q_t *q, size_t v)
 static int _pick(_q_t *q, int64_t s, sb_bitmap_t **res)
 {
 	int64_t e = _wend(q, s);
-	size_t j, c, b, *list = NULL, nl, pass, at, i;
+	size_t j, c, b, *list = NULL, nl, pass, at, i, k;
 	int rc = -1, f;
 	_walk_t it;
 
-	_caps_at(q, s, q->f.cap);
+	/*
+	 * Each matching node's busy set is asked once: the free ones into
+	 * q->fw, counted per bucket in full (greedy takes the same amounts
+	 * as from _caps_at()'s counts, which may stop at the total).
+	 */
+	memset(q->fw, 0, q->nw * sizeof(*q->fw));
+	memset(q->f.cap, 0, q->f.nb * sizeof(*q->f.cap));
+	for (j = 0; e >= 0 && j < q->f.nord; j++) {
+		b = q->f.order[j];
+		for (it = s == q->w->base ? _allowed_at_base(q, b) :
+		     _allowed(q, b); _walk_next(&it, &i);)
+			if (sb_busy_set_free(&q->w->nodes[i].busy, s, e)) {
+				q->fw[i / 64] |= (uint64_t) 1 << (i % 64);
+				q->f.cap[b]++;
+			}
+	}
 	if ((f = sb_bucket_fill_amounts(&q->f, q->f.cap)) <= 0) {
 		/* The sweep said yes: a disagreement is a bug. */
 		errno = f < 0 ? ENOMEM : EFAULT;
@@ -572,6 +623,8 @@ static int _pick(_q_t *q, int64_t s, sb_bitmap_t **res)
 		for (c = 0; c < q->f.nc; c++)
 			need += q->f.amount[b * q->f.nc + c];
 		(void) _allowed(q, b);
+		for (k = 0; k < q->nw; k++)
+			q->bw[k] &= q->fw[k];
 		nl = 0;
 		/* Only as many as the bucket gives; busy-later ones first. */
 		for (pass = q->w->nlater[b] ? 0 : 1; pass < 2; pass++)
@@ -579,9 +632,8 @@ static int _pick(_q_t *q, int64_t s, sb_bitmap_t **res)
 			     nl < need && _walk_next(&it, &i);) {
 				const struct wr_node *nd = &q->w->nodes[i];
 
-				if (sb_busy_set_free(&nd->busy, s, e) &&
-				    /* busy-later: busy again after it */
-				    (_last_start(nd) >= e) == !pass)
+				/* busy-later: busy again after it */
+				if ((_last_start(nd) >= e) == !pass)
 					list[nl++] = i;
 			}
 		if (nl < need) {
@@ -630,9 +682,10 @@ int sb_will_run_query(const sb_will_run_t *w, const sb_request_t *r,
 	q.nw = (w->n + 63) / 64;
 	if (sb_bucket_fill_init(&q.f, w->set, r) ||
 	    !(q.ok = sb_bitmap_alloc(w->n)) ||
-	    !(q.okw = malloc((2 * q.nw + 1) * sizeof(*q.okw))))
+	    !(q.okw = malloc((3 * q.nw + 1) * sizeof(*q.okw))))
 		goto fail;
 	q.bw = q.okw + q.nw;
+	q.fw = q.bw + q.nw;
 	if (allowed)
 		sb_bitmap_copy(q.ok, allowed);
 	else
@@ -722,6 +775,10 @@ int sb_will_run_check(const sb_will_run_t *w)
 		if (cnt != w->nlater[b])
 			goto bad;
 	}
+	for (i = 0; i < w->n; i++)
+		if (!!(w->busy0[i / 64] & ((uint64_t) 1 << (i % 64))) !=
+		    _busy_at_base(&w->nodes[i], w->base))
+			goto bad;
 	return 0;
 bad:
 	errno = EFAULT;

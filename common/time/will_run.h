@@ -190,8 +190,9 @@ void sb_will_run_result_fini(sb_will_run_result_t *res);
  * Verify: every node's segments are sorted, disjoint, non-touching, inside
  * the horizon and equal to the union of its busy time, down flag and
  * windows; each bucket's count of nodes with a segment after base (they
- * are the only possible busy-later ones) is right. Returns 0, or -1 with
- * errno EFAULT (broken), EINVAL or ENOMEM.
+ * are the only possible busy-later ones) is right, and so is the set of
+ * nodes busy at base (a query at base skips them a word at a time).
+ * Returns 0, or -1 with errno EFAULT (broken), EINVAL or ENOMEM.
  */
 int sb_will_run_check(const sb_will_run_t *w);
 
