@@ -67,7 +67,9 @@ sb_check "slurmctld knows sbf1 in lim2" sb_users_known 30 sbf1:acctf:lim2
 _state() { squeue -h -j "$1" -o %T 2>/dev/null; }
 _running() { [ "$(_state "$1")" = RUNNING ]; }
 _all_running() { local j; for j in "$@"; do _running "$j" || return 1; done; }
-_reason_is() { [ "$(squeue -h -j "$1" -o %r 2>/dev/null)" = "$2" ]; }
+_reason_is() {	# JOB REASON|REASON...
+	[[ "|$2|" == *"|$(squeue -h -j "$1" -o %r 2>/dev/null)|"* ]]
+}
 _sub() {	# ARGS... -> job id (root's, SLEEP s)
 	sbatch --parsable -o /dev/null -t 1 "$@" --wrap "sleep $SLEEP"
 }
@@ -97,7 +99,9 @@ JOB[D1]=$(_sub -N1 -C small -d afterany:"${JOB[X1]}") KIND[${JOB[D1]}]=dependenc
 JOB[D2]=$(_sub -N1 -C small -d afterany:"${JOB[D1]}") KIND[${JOB[D2]}]=dependency
 JOB[RW]=$(_sub -N1 --reservation=rsv) KIND[${JOB[RW]}]=reservation
 JOB[HJ]=$(_sub -N1 -C small -H) KIND[${JOB[HJ]}]=held
-declare -A WANT=([NW]=Resources [LW]=Licenses [GW]=QOSGrpCpuLimit
+# LW: Licenses, or Priority when the main scheduler stopped at NW in
+# the partition (22.05) before it looked at LW's licence
+declare -A WANT=([NW]=Resources [LW]='Licenses|Priority' [GW]=QOSGrpCpuLimit
 	[D1]=Dependency [D2]=Dependency [RW]=Reservation [HJ]=JobHeldUser)
 for n in NW LW GW D1 D2 RW HJ; do
 	sb_check "$n (job ${JOB[$n]}, ${KIND[${JOB[$n]}]}) pends for ${WANT[$n]}" \
@@ -118,6 +122,15 @@ done
 _held_ok() { [ -z "$1" ] && grep -qi held <<<"$2"; }
 sb_check "HJ (held) has no start, and its reason says held" \
 	_held_ok "${FC_PLAN[${JOB[HJ]}]:-}" "${FC_NOSTART[${JOB[HJ]}]:-}"
+# what each waits for, as the JSON's waits_for names it
+declare -A WAITS=([NW]="running_job" [LW]="limit licence lic"
+	[GW]="limit QOS lim2 GrpTRES cpu" [D1]=dependency [D2]=dependency
+	[RW]=reservation)
+for n in NW LW GW D1 D2 RW; do
+	j=${JOB[$n]}
+	sb_check "$n (job $j) waits for: ${WAITS[$n]} (${FC_WAITS[$j]:-nothing})" \
+		grep -qF "${WAITS[$n]}" <<<"${FC_WAITS[$j]:-}"
+done
 
 # ---- the real starts ----------------------------------------------------------
 last=0
