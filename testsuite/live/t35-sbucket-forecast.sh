@@ -1,14 +1,15 @@
 #!/bin/bash
 # t35-sbucket-forecast - how right 'sbucket forecast' is on a live
 # select/bucket (over select/linear) cluster whose starts are knowable
-# (issue #35, item 4). Seven nodes of 2 CPUs; the holders run to just under
-# their time limit of 1 minute (they sleep SLEEP s of the 60), so each
+# (issue #35, item 4). Seven nodes of 2 CPUs; the holders run to just
+# under their time limit of 1 minute (they sleep SLEEP s of the 60), so each
 # ends at StartTime + TimeLimit - (60 - SLEEP), not up to 30 s after it
 # as when slurmctld's time-limit sweep (PERIODIC_TIMEOUT) ends it:
 #   nodes        R1 (-N2 -C big) holds n[1-2]; NW (-N2 -C big
 #                --exclusive) waits for them (Resources)
 #   licence      L1 (-L lic:1; Licenses=lic:1) on n3; LW (-n1 -L lic:1,
-#                one task: the base places it) waits (Licenses)
+#                one task: the base places it) waits (Licenses, or
+#                Priority: 22.05's main scheduler stops at NW first)
 #   limit        G1 (QOS lim2 GrpTRES=cpu=2) on n4; GW in lim2 waits
 #                (QOSGrpCpuLimit)
 #   dependency   X1 on n5; D1 afterany:X1, D2 afterany:D1 (Dependency)
@@ -30,8 +31,9 @@
 # 4 s for job launch and slurmctld's agents on a machine running other
 # tests; D2, planned from D1's planned end, may start 2 x (60 - SLEEP)
 # s early (D1 started early and ran SLEEP s), so its bound is ALLOW +
-# (60 - SLEEP). Coverage and errors, ours and squeue --start's (and likely_start's
-# when the JSON has it), are printed as '#' lines.
+# (60 - SLEEP). What each job waits for (the JSON's waits_for) must name
+# its kind. Coverage and errors, ours and squeue --start's (and
+# likely_start's when the JSON has it), are printed as '#' lines.
 #
 # sb-live: long (about 2 min: the chain D1, D2 runs two 1-minute limits)
 #
