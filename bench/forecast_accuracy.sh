@@ -35,7 +35,9 @@
 # Prints a markdown table per kind of wait: jobs, started, and for ours,
 # squeue --start's (and likely_start's): how many had a start, median and
 # p90 of |real - start| (nearest rank) and the median of real - start
-# (> 0: the job started later than said); then each job's row.
+# (> 0: the job started later than said); then each job's row, with its
+# priority, age and fair-share factors (sprio) at the snapshot and when
+# last seen pending, to tell a change of order from a wrong end.
 . "$(dirname "$0")/../testsuite/cluster/harness.sh"
 
 SBUCKET=${SBUCKET:-$SB_TOP_BUILDDIR/tools/sbucket}
@@ -149,11 +151,11 @@ echo "sbucket forecast vs squeue --start: $(date -u +%FT%TZ), Slurm $SB_SERIES, 
 echo
 fc_table ""
 echo
-echo "job kind planned squeue likely real (epoch s; real - planned, real - squeue)"
-fc_rows | while read -r j k p s l r; do
+echo "job kind planned squeue likely real (epoch s; real - planned, real - squeue) priority/age/fairshare at the snapshot, last seen pending"
+fc_rows | while read -r j k p s l r ps pl; do
 	e1=- e2=-
 	[ "$p" != - ] && [ "$r" != - ] && e1=$((r - p))
 	[ "$s" != - ] && [ "$r" != - ] && e2=$((r - s))
-	echo "$j $k $p $s $l $r ($e1, $e2)"
+	echo "$j $k $p $s $l $r ($e1, $e2) $ps $pl"
 done
 sb_cluster_stop
