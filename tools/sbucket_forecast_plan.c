@@ -34,10 +34,23 @@ static bool _reason_is(const sbw_job_t *j, const char *r)
 	return v && !strcmp(v, r);
 }
 
+/*
+ * The jobs whose limits are planned: those whose Reason is a counted
+ * limit, and those that ask for licences whatever their Reason. Slurm
+ * gives a job behind a blocked one in its partition Reason=Priority (or
+ * Resources) without looking at its licences, and the licence held by
+ * running jobs holds it all the same (t35: a one-task licence job with
+ * Reason=Priority was planned to start now, and started at the holder's
+ * end).
+ */
 static bool _counted(const sbw_job_t *j)
 {
-	return sbw_limits_reason_kind(sb_record_get(j->rec, "Reason")) ==
-		SBW_REASON_COUNTED;
+	const char *l = sb_record_get(j->rec, "Licenses");
+
+	if (sbw_limits_reason_kind(sb_record_get(j->rec, "Reason")) ==
+	    SBW_REASON_COUNTED)
+		return true;
+	return l && *l && strcmp(l, "(null)");
 }
 
 /* Why backfill never plans @j, into @buf ("" when it does). */

@@ -121,6 +121,34 @@ static int64_t _job_tres(const char *s, const char *name)
 	return 0;
 }
 
+/*
+ * The CPUs a pending job on whole nodes is counted for once it runs: a
+ * base that gives whole nodes (select/linear) or OverSubscribe=NO
+ * (--exclusive) allocates every CPU of its nodes, and QOS and
+ * association cpu limits count those, not the cpu= it asks for (t35's
+ * bench: three one-task jobs of lim4 GrpTRES=cpu=4 on 2-CPU nodes ran
+ * one after the other). Which nodes it gets is not known yet: its
+ * minimum node count times the fewest CPUs of a node that could take it
+ * (CPUs at least its per-node minimum). 0 for other jobs.
+ */
+static int64_t _whole_cpus(const sbw_live_t *lv, const sbw_job_t *j)
+{
+	const char *v = sb_record_get(j->rec, "OverSubscribe");
+	uint32_t best = 0;
+	size_t i;
+
+	if (j->state != SBW_PENDING ||
+	    (lv->base_cons && !(v && !strcmp(v, "NO"))))
+		return 0;
+	for (i = 0; i < lv->cl.n; i++) {
+		uint32_t c = lv->cl.nodes[i].cpus;
+
+		if (c >= j->node_cpus && (!best || c < best))
+			best = c;
+	}
+	return (int64_t) best * (j->min_nodes ? j->min_nodes : 1);
+}
+
 /* What the walks read of a job, looked up once per job. */
 struct sbwl_jinfo {
 	bool done;
@@ -130,6 +158,9 @@ struct sbwl_jinfo {
 	sb_license_t *lic;		/* its licences (an OR list: none) */
 	size_t nlic;
 	const char *tres;
+	int64_t whole_cpus;		/* a pending job on whole nodes:
+					 * the CPUs Slurm will count, 0
+					 * otherwise */
 	char uid[24];
 };
 
@@ -267,8 +298,12 @@ static int _tres_limits(_walk_t *w, const char **kpre, size_t nk,
 
 	for (i = 0; i < n; i++) {
 		kpre[nk] = t[i].name;
+		int64_t u = _job_tres(w->info->tres, t[i].name);
+
+		if (!strcmp(t[i].name, "cpu") && w->info->whole_cpus > u)
+			u = w->info->whole_cpus;
 		if (_one(w, kpre, nk + 1, scope, owner, who, t[i].limit,
-			 t[i].used, _job_tres(w->info->tres, t[i].name)) < 0)
+			 t[i].used, u) < 0)
 			return -1;
 	}
 	return 0;
@@ -325,6 +360,7 @@ static const struct sbwl_jinfo *_info(sbw_limits_t *ls, const sbw_job_t *j)
 	if (!(in->tres = sb_record_get(j->rec, "TRES")))
 		in->tres = sb_record_get(j->rec, j->state == SBW_PENDING ?
 					 "ReqTRES" : "AllocTRES");
+	in->whole_cpus = _whole_cpus(ls->lv, j);
 	in->a = j->account ? _assoc_of(ls, j->account, j->user,
 				       sb_record_get(j->rec, "Partition")) :
 		NULL;
