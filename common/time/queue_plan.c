@@ -101,6 +101,7 @@ static int _add(sb_qplan_t *q, size_t node, uint32_t cpus, uint64_t mem,
 		int64_t start, int64_t end, int tag, bool planned)
 {
 	_spans_t *s = &q->spans[node];
+	size_t k;
 
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 4;
@@ -113,7 +114,13 @@ static int _add(sb_qplan_t *q, size_t node, uint32_t cpus, uint64_t mem,
 		s->v = v;
 		s->cap = cap;
 	}
-	s->v[s->n++] = (_span_t) { start, end, cpus, mem, tag, planned };
+	/* kept sorted by start: a whole-node fit walks them in time order
+	 * and stops at the first span after its window (planned jobs come
+	 * mostly in time order, so the shift is short) */
+	for (k = s->n; k && s->v[k - 1].start > start; k--)
+		s->v[k] = s->v[k - 1];
+	s->v[k] = (_span_t) { start, end, cpus, mem, tag, planned };
+	s->n++;
 	return 0;
 }
 
@@ -182,13 +189,13 @@ static bool _fits(const sb_qplan_t *q, size_t i, int64_t s, int64_t e,
 
 	if (c == WHOLE_NODE) {
 		/* the whole node: free when no span that uses any of it
-		 * meets [s, e), one pass over the spans */
+		 * meets [s, e), one pass over the spans up to e */
 		if (_node_down(nd))
 			return false;
-		for (k = 0; k < sp->n; k++) {
+		for (k = 0; k < sp->n && sp->v[k].start < e; k++) {
 			const _span_t *v = &sp->v[k];
 
-			if (v->start < e && v->end > s &&
+			if (v->end > s &&
 			    (v->cpus || v->mem) &&
 			    (skip < 0 || v->tag != skip))
 				return false;
@@ -250,6 +257,39 @@ static void _base_match(sb_qplan_t *q, const sb_qp_job_t *j)
 }
 
 /*
+ * The earliest s >= @t at which node @i is free whole over [s, s + d)
+ * (no span that uses any of it meets it), when earlier than @best (-1:
+ * none); else -1. One walk of the spans in start order: a span in the
+ * way moves s to its end (every start before that end meets it), and the
+ * first span starting at or after s + d ends the walk. s is t or the end
+ * of a span, as _node_earliest()'s candidates. O(S).
+ */
+static int64_t _whole_earliest_node(const sb_qplan_t *q, size_t i,
+				    int64_t t, int64_t d, int skip,
+				    int64_t best)
+{
+	const _spans_t *sp = &q->spans[i];
+	int64_t s = t, e = sb_time_add(t, d);
+	size_t k;
+
+	if (_node_down(&q->nodes[i]))
+		return -1;
+	for (k = 0; k < sp->n && sp->v[k].start < e; k++) {
+		const _span_t *v = &sp->v[k];
+
+		if (v->end <= s || !(v->cpus || v->mem) ||
+		    (skip >= 0 && v->tag == skip))
+			continue;
+		if (v->end == SB_TIME_INFINITE ||
+		    (best >= 0 && v->end >= best))
+			return -1;
+		s = v->end;
+		e = sb_time_add(s, d);
+	}
+	return s;
+}
+
+/*
  * The earliest s >= @t at which node @i has @c CPUs and @m MB free over
  * [s, s + d): t or the end of one of its spans; -1 when never.
  */
@@ -302,9 +342,12 @@ static int _base_earliest(sb_qplan_t *q, const sb_qp_job_t *j, int64_t t,
 
 		for (i = sb_bitmap_first_set(q->match); i >= 0;
 		     i = sb_bitmap_next_set(q->match, (size_t) i + 1)) {
-			int64_t e = _node_earliest(q, (size_t) i, t,
-						   j->duration, c, j->mem,
-						   j->own_tag);
+			int64_t e = c == WHOLE_NODE ?
+				_whole_earliest_node(q, (size_t) i, t,
+						     j->duration, j->own_tag,
+						     best) :
+				_node_earliest(q, (size_t) i, t, j->duration,
+					       c, j->mem, j->own_tag);
 
 			if (e >= 0 && (best < 0 || e < best)) {
 				best = e;
@@ -637,7 +680,8 @@ int sb_qplan_check(const sb_qplan_t *q)
 			uint64_t cpus = 0, mem = 0;
 			size_t m;
 
-			if (v->start >= v->end)
+			if (v->start >= v->end ||
+			    (k && v->start < s->v[k - 1].start))
 				goto broken;
 			if (!v->planned)
 				continue;
