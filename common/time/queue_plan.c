@@ -37,6 +37,8 @@ struct sb_qplan {
 	sb_limit_plan_t *lp;
 	const sb_bucket_set_t *set;	/* NULL: match node by node */
 	_spans_t *spans;	/* per node */
+	int64_t *held;		/* per node: held whole from now until
+				 * (_held()), side by side */
 	sb_bitmap_t *match;	/* scratch: a BASE job's matching nodes */
 };
 
@@ -58,9 +60,12 @@ sb_qplan_t *sb_qplan_create(const sb_node_t *nodes, size_t n, int64_t now,
 		}
 	if (!(q = calloc(1, sizeof(*q))) ||
 	    !(q->spans = calloc(n + 1, sizeof(*q->spans))) ||
+	    !(q->held = calloc(n + 1, sizeof(*q->held))) ||
 	    !(q->match = sb_bitmap_alloc(n))) {
-		if (q)
+		if (q) {
 			free(q->spans);
+			free(q->held);
+		}
 		free(q);
 		errno = ENOMEM;
 		return NULL;
@@ -71,6 +76,8 @@ sb_qplan_t *sb_qplan_create(const sb_node_t *nodes, size_t n, int64_t now,
 	q->w = w;
 	q->nw = nw;
 	q->lp = lp;
+	for (i = 0; i < n; i++)
+		q->held[i] = now;
 	return q;
 }
 
@@ -83,6 +90,7 @@ void sb_qplan_destroy(sb_qplan_t *q)
 	for (i = 0; i < q->n; i++)
 		free(q->spans[i].v);
 	free(q->spans);
+	free(q->held);
 	sb_bitmap_free(q->match);
 	free(q);
 }
@@ -95,6 +103,25 @@ int sb_qplan_set_buckets(sb_qplan_t *q, const sb_bucket_set_t *set)
 	}
 	q->set = set;
 	return 0;
+}
+
+/*
+ * Until when node @i is held whole from now on by spans in every job's
+ * way (no tag, using some of it): no whole-node window starting at or
+ * after now and before that fits, so a node held past the best start
+ * found costs a word. One walk of the sorted spans. O(S).
+ */
+static int64_t _held(const sb_qplan_t *q, size_t i)
+{
+	const _spans_t *s = &q->spans[i];
+	int64_t h = q->now;
+	size_t k;
+
+	for (k = 0; k < s->n && s->v[k].start <= h; k++)
+		if (s->v[k].tag < 0 && (s->v[k].cpus || s->v[k].mem) &&
+		    s->v[k].end > h)
+			h = s->v[k].end;
+	return h;
 }
 
 static int _add(sb_qplan_t *q, size_t node, uint32_t cpus, uint64_t mem,
@@ -121,6 +148,7 @@ static int _add(sb_qplan_t *q, size_t node, uint32_t cpus, uint64_t mem,
 		s->v[k] = s->v[k - 1];
 	s->v[k] = (_span_t) { start, end, cpus, mem, tag, planned };
 	s->n++;
+	q->held[node] = _held(q, node);
 	return 0;
 }
 
@@ -342,7 +370,12 @@ static int _base_earliest(sb_qplan_t *q, const sb_qp_job_t *j, int64_t t,
 
 		for (i = sb_bitmap_first_set(q->match); i >= 0;
 		     i = sb_bitmap_next_set(q->match, (size_t) i + 1)) {
-			int64_t e = c == WHOLE_NODE ?
+			int64_t e;
+
+			/* t >= now: held to the best or later, no better */
+			if (c == WHOLE_NODE && best >= 0 && q->held[i] >= best)
+				continue;
+			e = c == WHOLE_NODE ?
 				_whole_earliest_node(q, (size_t) i, t,
 						     j->duration, j->own_tag,
 						     best) :
@@ -673,7 +706,8 @@ int sb_qplan_check(const sb_qplan_t *q)
 	for (i = 0; i < q->n; i++) {
 		const _spans_t *s = &q->spans[i];
 
-		if (s->n > s->cap || (s->n && !s->v))
+		if (s->n > s->cap || (s->n && !s->v) ||
+		    q->held[i] != _held(q, i))
 			goto broken;
 		for (k = 0; k < s->n; k++) {
 			const _span_t *v = &s->v[k];
