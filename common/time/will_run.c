@@ -569,6 +569,30 @@ static int64_t _select(struct ev *ev, size_t n, size_t k)
 }
 
 /*
+ * The k-th smallest time of @ev[0..@n) (0-based, k < 32, n > k) in one
+ * pass, keeping the k + 1 least seen in order: for the few nodes most
+ * requests ask, cheaper than _select()'s partitioning of every event.
+ * O(n k).
+ */
+static int64_t _select_small(const struct ev *ev, size_t n, size_t k)
+{
+	int64_t least[32];
+	size_t m = 0, i, j;
+
+	for (i = 0; i < n; i++) {
+		int64_t a = ev[i].at;
+
+		if (m == k + 1 && a >= least[k])
+			continue;
+		j = m < k + 1 ? m++ : k;
+		for (; j && least[j - 1] > a; j--)
+			least[j] = least[j - 1];
+		least[j] = a;
+	}
+	return least[k];
+}
+
+/*
  * The earliest start of the current alternative: 1 with *start, 0 when
  * there is none, -1 on ENOMEM.
  */
@@ -600,7 +624,10 @@ static int _earliest(_q_t *q, int64_t *start)
 		 * the answer is the total-th opening. Selection, no sort.
 		 */
 		if (q->f.total <= nev) {
-			*start = _select(ev, nev, (size_t) q->f.total - 1);
+			*start = q->f.total <= 32 ?
+				_select_small(ev, nev,
+					      (size_t) q->f.total - 1) :
+				_select(ev, nev, (size_t) q->f.total - 1);
 			rc = 1;
 		} else {
 			rc = 0;

@@ -33,7 +33,8 @@
  * matching nodes and
  *   - one chunk, no interval ever closing (running jobs and down nodes,
  *     no reservation or planned job after a gap): capacity only grows, so
- *     the answer is the count-th opening, found by selection, O(M);
+ *     the answer is the count-th opening, found by selection, O(M)
+ *     (one pass keeping the least ones when the count is at most 32);
  *   - else sorts the 2M interval ends once and sweeps them in time order,
  *     keeping per-bucket capacities and testing the chunk -> bucket
  *     filling (bucket_fill.h, placement's own) at each opening (a running
