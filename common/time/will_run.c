@@ -37,9 +37,10 @@ struct sb_will_run {
 	 * every allowed node; the sets themselves are a pointer away):
 	 * free_from, the end of its last window (base without one): free
 	 * from then on; maxgap, its longest free gap before that (from
-	 * base); last_start, _last_start().
+	 * base); last_start, _last_start(); held0, the end of the window
+	 * holding base (base without one): not free before then.
 	 */
-	int64_t *free_from, *maxgap, *last_start;
+	int64_t *free_from, *maxgap, *last_start, *held0;
 };
 
 /* One end of a start interval of a node of bucket b. */
@@ -93,9 +94,10 @@ static bool _busy_at_base(const struct wr_node *nd, int64_t base)
 	return w && w[0].start <= base && w[0].end > base;
 }
 
-/* Node @i's free_from, maxgap and last_start, from its busy set. */
+/* Node @i's free_from, maxgap, last_start and held0, from its busy
+ * set. */
 static void _summarise(const sb_will_run_t *w, size_t i, int64_t *free_from,
-		       int64_t *maxgap, int64_t *last_start)
+		       int64_t *maxgap, int64_t *last_start, int64_t *held0)
 {
 	const sb_busy_set_t *b = &w->nodes[i].busy;
 	const sb_window_t *v = sb_busy_set_windows(b);
@@ -111,6 +113,7 @@ static void _summarise(const sb_will_run_t *w, size_t i, int64_t *free_from,
 	*free_from = prev;
 	*maxgap = g;
 	*last_start = _last_start(&w->nodes[i]);
+	*held0 = b->n && v[0].start <= w->base ? v[0].end : w->base;
 }
 
 /* Give node @i the busy set @busy (taken over), keeping nlater, busy0
@@ -131,7 +134,8 @@ static void _set_busy(sb_will_run_t *w, size_t i, sb_busy_set_t busy)
 		w->busy0[i / 64] |= bit;
 	else
 		w->busy0[i / 64] &= ~bit;
-	_summarise(w, i, &w->free_from[i], &w->maxgap[i], &w->last_start[i]);
+	_summarise(w, i, &w->free_from[i], &w->maxgap[i], &w->last_start[i],
+		   &w->held0[i]);
 }
 
 /* Rebuild node @i's segments for a proposed state; 0 or -1 (ENOMEM). */
@@ -208,10 +212,11 @@ sb_will_run_t *sb_will_run_create(const sb_bucket_set_t *set, int64_t base,
 	    !(w->nlater = calloc(sb_bucket_set_size(set) + 1,
 				 sizeof(*w->nlater))) ||
 	    !(w->busy0 = calloc(w->n / 64 + 1, sizeof(*w->busy0))) ||
-	    !(w->free_from = calloc(3 * w->n + 1, sizeof(*w->free_from))))
+	    !(w->free_from = calloc(4 * w->n + 1, sizeof(*w->free_from))))
 		goto oom;
 	w->maxgap = w->free_from + w->n;
 	w->last_start = w->maxgap + w->n;
+	w->held0 = w->last_start + w->n;
 	for (i = 0; i < w->n; i++) {
 		const sb_node_t *n = &nodes[i];
 		struct wr_node *nd = &w->nodes[i];
@@ -361,10 +366,13 @@ static int64_t _wend(const _q_t *q, int64_t s)
 	return e <= q->w->end ? e : -1;
 }
 
-/* Is node @i free over [@s, @e)? Past its last window it is: a word,
- * not a search. */
+/* Is node @i free over [@s, @e) (s >= base, e > s)? Inside the window
+ * holding base it is not, past its last window it is: a word, not a
+ * search. */
 static bool _free(const sb_will_run_t *w, size_t i, int64_t s, int64_t e)
 {
+	if (s < w->held0[i])
+		return false;
 	return s >= w->free_from[i] ||
 	       sb_busy_set_free(&w->nodes[i].busy, s, e);
 }
@@ -864,14 +872,14 @@ int sb_will_run_check(const sb_will_run_t *w)
 			goto bad;
 	}
 	for (i = 0; i < w->n; i++) {
-		int64_t ff, mg, ls;
+		int64_t ff, mg, ls, h0;
 
 		if (!!(w->busy0[i / 64] & ((uint64_t) 1 << (i % 64))) !=
 		    _busy_at_base(&w->nodes[i], w->base))
 			goto bad;
-		_summarise(w, i, &ff, &mg, &ls);
+		_summarise(w, i, &ff, &mg, &ls, &h0);
 		if (ff != w->free_from[i] || mg != w->maxgap[i] ||
-		    ls != w->last_start[i])
+		    ls != w->last_start[i] || h0 != w->held0[i])
 			goto bad;
 	}
 	return 0;
