@@ -40,6 +40,10 @@ struct sb_qplan {
 	int64_t *held;		/* per node: held whole from now until
 				 * (_held()), side by side */
 	sb_bitmap_t *match;	/* scratch: a BASE job's matching nodes */
+	uint64_t *mw;		/* scratch: match as words (bitmap.h's
+				 * layout), walked without a call per
+				 * node */
+	size_t nmw;		/* words of mw */
 };
 
 sb_qplan_t *sb_qplan_create(const sb_node_t *nodes, size_t n, int64_t now,
@@ -61,10 +65,12 @@ sb_qplan_t *sb_qplan_create(const sb_node_t *nodes, size_t n, int64_t now,
 	if (!(q = calloc(1, sizeof(*q))) ||
 	    !(q->spans = calloc(n + 1, sizeof(*q->spans))) ||
 	    !(q->held = calloc(n + 1, sizeof(*q->held))) ||
-	    !(q->match = sb_bitmap_alloc(n))) {
+	    !(q->match = sb_bitmap_alloc(n)) ||
+	    !(q->mw = calloc(n / 64 + 1, sizeof(*q->mw)))) {
 		if (q) {
 			free(q->spans);
 			free(q->held);
+			sb_bitmap_free(q->match);
 		}
 		free(q);
 		errno = ENOMEM;
@@ -76,6 +82,7 @@ sb_qplan_t *sb_qplan_create(const sb_node_t *nodes, size_t n, int64_t now,
 	q->w = w;
 	q->nw = nw;
 	q->lp = lp;
+	q->nmw = (n + 63) / 64;
 	for (i = 0; i < n; i++)
 		q->held[i] = now;
 	return q;
@@ -92,6 +99,7 @@ void sb_qplan_destroy(sb_qplan_t *q)
 	free(q->spans);
 	free(q->held);
 	sb_bitmap_free(q->match);
+	free(q->mw);
 	free(q);
 }
 
@@ -367,10 +375,18 @@ static int _base_earliest(sb_qplan_t *q, const sb_qp_job_t *j, int64_t t,
 	sb_bitmap_clear_all(nodes);
 	if (need == 1) {
 		int64_t best = -1, at = -1;
+		uint64_t x = 0;
 
-		for (i = sb_bitmap_first_set(q->match); i >= 0;
-		     i = sb_bitmap_next_set(q->match, (size_t) i + 1)) {
+		/* the matching nodes in index order, a word at a time */
+		(void) sb_bitmap_store_words(q->match, q->mw, q->nmw);
+		for (k = 0; best != t; x &= x - 1) {
 			int64_t e;
+
+			while (!x && k < q->nmw)
+				x = q->mw[k++];
+			if (!x)
+				break;
+			i = (int64_t) ((k - 1) * 64 + sb_bitmap_word_ctz(x));
 
 			/* t >= now: held to the best or later, no better */
 			if (c == WHOLE_NODE && best >= 0 && q->held[i] >= best)
@@ -385,8 +401,6 @@ static int _base_earliest(sb_qplan_t *q, const sb_qp_job_t *j, int64_t t,
 			if (e >= 0 && (best < 0 || e < best)) {
 				best = e;
 				at = i;
-				if (e == t)
-					break;
 			}
 		}
 		if (best < 0) {
