@@ -37,7 +37,13 @@ struct sb_qplan {
 	sb_limit_plan_t *lp;
 	const sb_bucket_set_t *set;	/* NULL: match node by node */
 	_spans_t *spans;	/* per node */
+	int64_t *held;		/* per node: held whole from now until
+				 * (_held()), side by side */
 	sb_bitmap_t *match;	/* scratch: a BASE job's matching nodes */
+	uint64_t *mw;		/* scratch: match as words (bitmap.h's
+				 * layout), walked without a call per
+				 * node */
+	size_t nmw;		/* words of mw */
 };
 
 sb_qplan_t *sb_qplan_create(const sb_node_t *nodes, size_t n, int64_t now,
@@ -58,9 +64,14 @@ sb_qplan_t *sb_qplan_create(const sb_node_t *nodes, size_t n, int64_t now,
 		}
 	if (!(q = calloc(1, sizeof(*q))) ||
 	    !(q->spans = calloc(n + 1, sizeof(*q->spans))) ||
-	    !(q->match = sb_bitmap_alloc(n))) {
-		if (q)
+	    !(q->held = calloc(n + 1, sizeof(*q->held))) ||
+	    !(q->match = sb_bitmap_alloc(n)) ||
+	    !(q->mw = calloc(n / 64 + 1, sizeof(*q->mw)))) {
+		if (q) {
 			free(q->spans);
+			free(q->held);
+			sb_bitmap_free(q->match);
+		}
 		free(q);
 		errno = ENOMEM;
 		return NULL;
@@ -71,6 +82,9 @@ sb_qplan_t *sb_qplan_create(const sb_node_t *nodes, size_t n, int64_t now,
 	q->w = w;
 	q->nw = nw;
 	q->lp = lp;
+	q->nmw = (n + 63) / 64;
+	for (i = 0; i < n; i++)
+		q->held[i] = now;
 	return q;
 }
 
@@ -83,7 +97,9 @@ void sb_qplan_destroy(sb_qplan_t *q)
 	for (i = 0; i < q->n; i++)
 		free(q->spans[i].v);
 	free(q->spans);
+	free(q->held);
 	sb_bitmap_free(q->match);
+	free(q->mw);
 	free(q);
 }
 
@@ -97,10 +113,30 @@ int sb_qplan_set_buckets(sb_qplan_t *q, const sb_bucket_set_t *set)
 	return 0;
 }
 
+/*
+ * Until when node @i is held whole from now on by spans in every job's
+ * way (no tag, using some of it): no whole-node window starting at or
+ * after now and before that fits, so a node held past the best start
+ * found costs a word. One walk of the sorted spans. O(S).
+ */
+static int64_t _held(const sb_qplan_t *q, size_t i)
+{
+	const _spans_t *s = &q->spans[i];
+	int64_t h = q->now;
+	size_t k;
+
+	for (k = 0; k < s->n && s->v[k].start <= h; k++)
+		if (s->v[k].tag < 0 && (s->v[k].cpus || s->v[k].mem) &&
+		    s->v[k].end > h)
+			h = s->v[k].end;
+	return h;
+}
+
 static int _add(sb_qplan_t *q, size_t node, uint32_t cpus, uint64_t mem,
 		int64_t start, int64_t end, int tag, bool planned)
 {
 	_spans_t *s = &q->spans[node];
+	size_t k;
 
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 4;
@@ -113,7 +149,14 @@ static int _add(sb_qplan_t *q, size_t node, uint32_t cpus, uint64_t mem,
 		s->v = v;
 		s->cap = cap;
 	}
-	s->v[s->n++] = (_span_t) { start, end, cpus, mem, tag, planned };
+	/* kept sorted by start: a whole-node fit walks them in time order
+	 * and stops at the first span after its window (planned jobs come
+	 * mostly in time order, so the shift is short) */
+	for (k = s->n; k && s->v[k - 1].start > start; k--)
+		s->v[k] = s->v[k - 1];
+	s->v[k] = (_span_t) { start, end, cpus, mem, tag, planned };
+	s->n++;
+	q->held[node] = _held(q, node);
 	return 0;
 }
 
@@ -182,13 +225,13 @@ static bool _fits(const sb_qplan_t *q, size_t i, int64_t s, int64_t e,
 
 	if (c == WHOLE_NODE) {
 		/* the whole node: free when no span that uses any of it
-		 * meets [s, e), one pass over the spans */
+		 * meets [s, e), one pass over the spans up to e */
 		if (_node_down(nd))
 			return false;
-		for (k = 0; k < sp->n; k++) {
+		for (k = 0; k < sp->n && sp->v[k].start < e; k++) {
 			const _span_t *v = &sp->v[k];
 
-			if (v->start < e && v->end > s &&
+			if (v->end > s &&
 			    (v->cpus || v->mem) &&
 			    (skip < 0 || v->tag != skip))
 				return false;
@@ -250,6 +293,39 @@ static void _base_match(sb_qplan_t *q, const sb_qp_job_t *j)
 }
 
 /*
+ * The earliest s >= @t at which node @i is free whole over [s, s + d)
+ * (no span that uses any of it meets it), when earlier than @best (-1:
+ * none); else -1. One walk of the spans in start order: a span in the
+ * way moves s to its end (every start before that end meets it), and the
+ * first span starting at or after s + d ends the walk. s is t or the end
+ * of a span, as _node_earliest()'s candidates. O(S).
+ */
+static int64_t _whole_earliest_node(const sb_qplan_t *q, size_t i,
+				    int64_t t, int64_t d, int skip,
+				    int64_t best)
+{
+	const _spans_t *sp = &q->spans[i];
+	int64_t s = t, e = sb_time_add(t, d);
+	size_t k;
+
+	if (_node_down(&q->nodes[i]))
+		return -1;
+	for (k = 0; k < sp->n && sp->v[k].start < e; k++) {
+		const _span_t *v = &sp->v[k];
+
+		if (v->end <= s || !(v->cpus || v->mem) ||
+		    (skip >= 0 && v->tag == skip))
+			continue;
+		if (v->end == SB_TIME_INFINITE ||
+		    (best >= 0 && v->end >= best))
+			return -1;
+		s = v->end;
+		e = sb_time_add(s, d);
+	}
+	return s;
+}
+
+/*
  * The earliest s >= @t at which node @i has @c CPUs and @m MB free over
  * [s, s + d): t or the end of one of its spans; -1 when never.
  */
@@ -299,18 +375,32 @@ static int _base_earliest(sb_qplan_t *q, const sb_qp_job_t *j, int64_t t,
 	sb_bitmap_clear_all(nodes);
 	if (need == 1) {
 		int64_t best = -1, at = -1;
+		uint64_t x = 0;
 
-		for (i = sb_bitmap_first_set(q->match); i >= 0;
-		     i = sb_bitmap_next_set(q->match, (size_t) i + 1)) {
-			int64_t e = _node_earliest(q, (size_t) i, t,
-						   j->duration, c, j->mem,
-						   j->own_tag);
+		/* the matching nodes in index order, a word at a time */
+		(void) sb_bitmap_store_words(q->match, q->mw, q->nmw);
+		for (k = 0; best != t; x &= x - 1) {
+			int64_t e;
+
+			while (!x && k < q->nmw)
+				x = q->mw[k++];
+			if (!x)
+				break;
+			i = (int64_t) ((k - 1) * 64 + sb_bitmap_word_ctz(x));
+
+			/* t >= now: held to the best or later, no better */
+			if (c == WHOLE_NODE && best >= 0 && q->held[i] >= best)
+				continue;
+			e = c == WHOLE_NODE ?
+				_whole_earliest_node(q, (size_t) i, t,
+						     j->duration, j->own_tag,
+						     best) :
+				_node_earliest(q, (size_t) i, t, j->duration,
+					       c, j->mem, j->own_tag);
 
 			if (e >= 0 && (best < 0 || e < best)) {
 				best = e;
 				at = i;
-				if (e == t)
-					break;
 			}
 		}
 		if (best < 0) {
@@ -630,14 +720,16 @@ int sb_qplan_check(const sb_qplan_t *q)
 	for (i = 0; i < q->n; i++) {
 		const _spans_t *s = &q->spans[i];
 
-		if (s->n > s->cap || (s->n && !s->v))
+		if (s->n > s->cap || (s->n && !s->v) ||
+		    q->held[i] != _held(q, i))
 			goto broken;
 		for (k = 0; k < s->n; k++) {
 			const _span_t *v = &s->v[k];
 			uint64_t cpus = 0, mem = 0;
 			size_t m;
 
-			if (v->start >= v->end)
+			if (v->start >= v->end ||
+			    (k && v->start < s->v[k - 1].start))
 				goto broken;
 			if (!v->planned)
 				continue;

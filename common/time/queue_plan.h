@@ -50,12 +50,15 @@
  *   sb_qplan_create    O(N)
  *   sb_qplan_set_buckets O(1)
  *   sb_qplan_destroy   O(N + spans)     NULL is fine
- *   sb_qplan_use       O(1) amortised
+ *   sb_qplan_use       O(S) (a node's spans are kept sorted by start;
+ *                      O(1) amortised when they come in start order)
  *   sb_qplan_run       O(J + J W + sum over jobs of r x (WILL_RUN's query
  *                      or a BASE job's: B (match) + N / 64, then for one
- *                      node N' S^3 at most, stopping at the first node
- *                      free at t, for several c log c + c N' S^2; plus
- *                      the limits' earliest))
+ *                      node N' S on whole nodes (a word for a node
+ *                      held whole from now past the best start found;
+ *                      N' S^3 at most on shared ones), stopping at the
+ *                      first node free at t, for several c log c +
+ *                      c N' S^2; plus the limits' earliest))
  *   sb_qplan_result_fini O(1)
  *   sb_qplan_check     O(N S^2)
  *
@@ -217,10 +220,11 @@ int sb_qplan_run(sb_qplan_t *q, const sb_qp_job_t *jobs, size_t njobs,
 void sb_qplan_result_fini(sb_qp_result_t *r);
 
 /*
- * Verify: every span lies on a node of the plan with start < end, and
- * no node's planned jobs (spans added by sb_qplan_run()) use more CPUs
- * or memory than the node has at any time. Returns 0, or -1 with errno
- * EFAULT (broken) or EINVAL.
+ * Verify: every span lies on a node of the plan with start < end, a
+ * node's spans are sorted by start, the time each node is held whole
+ * from now until is right, and no node's planned jobs (spans added by
+ * sb_qplan_run()) use more CPUs or memory than the node has at any time.
+ * Returns 0, or -1 with errno EFAULT (broken) or EINVAL.
  */
 int sb_qplan_check(const sb_qplan_t *q);
 

@@ -32,6 +32,15 @@ struct sb_will_run {
 	/* Nodes busy at base, as words (bitmap.h's layout): a query at
 	 * base skips them 64 at a time instead of asking each one. */
 	uint64_t *busy0;
+	/*
+	 * Per node, from its busy set, side by side (a query reads them for
+	 * every allowed node; the sets themselves are a pointer away):
+	 * free_from, the end of its last window (base without one): free
+	 * from then on; maxgap, its longest free gap before that (from
+	 * base); last_start, _last_start(); held0, the end of the window
+	 * holding base (base without one): not free before then.
+	 */
+	int64_t *free_from, *maxgap, *last_start, *held0;
 };
 
 /* One end of a start interval of a node of bucket b. */
@@ -85,8 +94,30 @@ static bool _busy_at_base(const struct wr_node *nd, int64_t base)
 	return w && w[0].start <= base && w[0].end > base;
 }
 
-/* Give node @i the busy set @busy (taken over), keeping nlater and
- * busy0. */
+/* Node @i's free_from, maxgap, last_start and held0, from its busy
+ * set. */
+static void _summarise(const sb_will_run_t *w, size_t i, int64_t *free_from,
+		       int64_t *maxgap, int64_t *last_start, int64_t *held0)
+{
+	const sb_busy_set_t *b = &w->nodes[i].busy;
+	const sb_window_t *v = sb_busy_set_windows(b);
+	int64_t prev = w->base, g = 0;
+	size_t k;
+
+	/* windows lie in [base, end): no difference overflows */
+	for (k = 0; k < b->n; k++) {
+		if (v[k].start - prev > g)
+			g = v[k].start - prev;
+		prev = v[k].end;
+	}
+	*free_from = prev;
+	*maxgap = g;
+	*last_start = _last_start(&w->nodes[i]);
+	*held0 = b->n && v[0].start <= w->base ? v[0].end : w->base;
+}
+
+/* Give node @i the busy set @busy (taken over), keeping nlater, busy0
+ * and the summaries. */
 static void _set_busy(sb_will_run_t *w, size_t i, sb_busy_set_t busy)
 {
 	struct wr_node *nd = &w->nodes[i];
@@ -103,6 +134,8 @@ static void _set_busy(sb_will_run_t *w, size_t i, sb_busy_set_t busy)
 		w->busy0[i / 64] |= bit;
 	else
 		w->busy0[i / 64] &= ~bit;
+	_summarise(w, i, &w->free_from[i], &w->maxgap[i], &w->last_start[i],
+		   &w->held0[i]);
 }
 
 /* Rebuild node @i's segments for a proposed state; 0 or -1 (ENOMEM). */
@@ -153,6 +186,7 @@ void sb_will_run_destroy(sb_will_run_t *w)
 	free(w->nodes);
 	free(w->nlater);
 	free(w->busy0);
+	free(w->free_from);
 	free(w);
 }
 
@@ -177,8 +211,12 @@ sb_will_run_t *sb_will_run_create(const sb_bucket_set_t *set, int64_t base,
 	if (!(w->nodes = calloc(w->n + 1, sizeof(*w->nodes))) ||
 	    !(w->nlater = calloc(sb_bucket_set_size(set) + 1,
 				 sizeof(*w->nlater))) ||
-	    !(w->busy0 = calloc(w->n / 64 + 1, sizeof(*w->busy0))))
+	    !(w->busy0 = calloc(w->n / 64 + 1, sizeof(*w->busy0))) ||
+	    !(w->free_from = calloc(4 * w->n + 1, sizeof(*w->free_from))))
 		goto oom;
+	w->maxgap = w->free_from + w->n;
+	w->last_start = w->maxgap + w->n;
+	w->held0 = w->last_start + w->n;
 	for (i = 0; i < w->n; i++) {
 		const sb_node_t *n = &nodes[i];
 		struct wr_node *nd = &w->nodes[i];
@@ -328,6 +366,17 @@ static int64_t _wend(const _q_t *q, int64_t s)
 	return e <= q->w->end ? e : -1;
 }
 
+/* Is node @i free over [@s, @e) (s >= base, e > s)? Inside the window
+ * holding base it is not, past its last window it is: a word, not a
+ * search. */
+static bool _free(const sb_will_run_t *w, size_t i, int64_t s, int64_t e)
+{
+	if (s < w->held0[i])
+		return false;
+	return s >= w->free_from[i] ||
+	       sb_busy_set_free(&w->nodes[i].busy, s, e);
+}
+
 /* A walk over the set bits of @w[0..@nw). */
 static _walk_t _walk(const uint64_t *w, size_t nw)
 {
@@ -398,7 +447,7 @@ static void _caps_at(_q_t *q, int64_t s, uint64_t *cap)
 		     _allowed(q, b); _walk_next(&it, &i);) {
 			if (q->f.nc == 1 && sum >= q->f.total)
 				return;
-			if (sb_busy_set_free(&q->w->nodes[i].busy, s, e)) {
+			if (_free(q->w, i, s, e)) {
 				cap[b]++;
 				sum++;
 			}
@@ -417,14 +466,52 @@ static int _ev_cmp(const void *a, const void *b)
 	return (x->delta > y->delta) - (x->delta < y->delta);
 }
 
-/* Append the start intervals of node @nd (bucket @b) from q->now on. */
-static int _node_events(const _q_t *q, const struct wr_node *nd, size_t b,
-			struct ev **ev, size_t *nev, size_t *cap)
+/* Append the start interval of the free gap [g0, g1) of a node of
+ * bucket @b, when it is at least q->d long; 0 or -1 (ENOMEM). */
+static int _gap_events(const _q_t *q, int64_t g0, int64_t g1, size_t b,
+		       struct ev **ev, size_t *nev, size_t *cap)
 {
-	const sb_window_t *bw = sb_busy_set_windows(&nd->busy);
-	size_t j = 0, n = nd->busy.n;
-	int64_t prev = q->now, g0, g1, last;
+	int64_t last;
 
+	if (sb_time_add(g0, q->d) > g1)
+		return 0;
+	if (*nev + 2 > *cap) {
+		size_t nc = *cap ? *cap * 2 : 256;
+		struct ev *nv = realloc(*ev, nc * sizeof(*nv));
+
+		if (!nv)
+			return -1;
+		*ev = nv;
+		*cap = nc;
+	}
+	(*ev)[(*nev)++] = (struct ev) { g0, (uint32_t) b, 1 };
+	/* Starts up to g1 - d; none closes a gap to INF. */
+	last = g1 == INT64_MAX ? INT64_MAX : g1 - q->d;
+	if (last != INT64_MAX)
+		(*ev)[(*nev)++] = (struct ev) { last + 1, (uint32_t) b, -1 };
+	return 0;
+}
+
+/* Append the start intervals of node @i (bucket @b) from q->now on. */
+static int _node_events(const _q_t *q, size_t i, size_t b, struct ev **ev,
+			size_t *nev, size_t *cap)
+{
+	const struct wr_node *nd = &q->w->nodes[i];
+	const sb_window_t *bw;
+	size_t j = 0, n;
+	int64_t prev = q->now, g0, g1;
+
+	if (q->w->maxgap[i] < q->d) {
+		/* No gap before its last window is long enough (those from
+		 * now are parts of them): only the last one, from its
+		 * free_from or now, without walking the set. */
+		g0 = q->w->free_from[i] > prev ? q->w->free_from[i] : prev;
+		if (g0 >= q->w->end)
+			return 0;
+		return _gap_events(q, g0, q->w->end, b, ev, nev, cap);
+	}
+	bw = sb_busy_set_windows(&nd->busy);
+	n = nd->busy.n;
 	for (;;) {
 		/* The next free gap [g0, g1) at or after prev. */
 		while (j < n && bw[j].end <= prev)
@@ -437,23 +524,8 @@ static int _node_events(const _q_t *q, const struct wr_node *nd, size_t b,
 		g1 = j < n ? bw[j].start : q->w->end;
 		if (g0 >= q->w->end)
 			return 0;
-		if (sb_time_add(g0, q->d) <= g1) {
-			if (*nev + 2 > *cap) {
-				size_t nc = *cap ? *cap * 2 : 256;
-				struct ev *nv = realloc(*ev, nc * sizeof(*nv));
-
-				if (!nv)
-					return -1;
-				*ev = nv;
-				*cap = nc;
-			}
-			(*ev)[(*nev)++] = (struct ev) { g0, (uint32_t) b, 1 };
-			/* Starts up to g1 - d; none closes a gap to INF. */
-			last = g1 == INT64_MAX ? INT64_MAX : g1 - q->d;
-			if (last != INT64_MAX)
-				(*ev)[(*nev)++] = (struct ev) { last + 1,
-					(uint32_t) b, -1 };
-		}
+		if (_gap_events(q, g0, g1, b, ev, nev, cap))
+			return -1;
 		if (j >= n)
 			return 0;
 		prev = bw[j].end;
@@ -505,6 +577,30 @@ static int64_t _select(struct ev *ev, size_t n, size_t k)
 }
 
 /*
+ * The k-th smallest time of @ev[0..@n) (0-based, k < 32, n > k) in one
+ * pass, keeping the k + 1 least seen in order: for the few nodes most
+ * requests ask, cheaper than _select()'s partitioning of every event.
+ * O(n k).
+ */
+static int64_t _select_small(const struct ev *ev, size_t n, size_t k)
+{
+	int64_t least[32];
+	size_t m = 0, i, j;
+
+	for (i = 0; i < n; i++) {
+		int64_t a = ev[i].at;
+
+		if (m == k + 1 && a >= least[k])
+			continue;
+		j = m < k + 1 ? m++ : k;
+		for (; j && least[j - 1] > a; j--)
+			least[j] = least[j - 1];
+		least[j] = a;
+	}
+	return least[k];
+}
+
+/*
  * The earliest start of the current alternative: 1 with *start, 0 when
  * there is none, -1 on ENOMEM.
  */
@@ -526,8 +622,8 @@ static int _earliest(_q_t *q, int64_t *start)
 	}
 	for (j = 0; j < q->f.nord; j++)
 		for (it = _allowed(q, q->f.order[j]); _walk_next(&it, &i);)
-			if (_node_events(q, &q->w->nodes[i], q->f.order[j], &ev,
-					 &nev, &cap))
+			if (_node_events(q, i, q->f.order[j], &ev, &nev,
+					 &cap))
 				goto out;
 	if (q->f.nc == 1 && (k = _all_open(ev, nev))) {
 		/*
@@ -536,7 +632,10 @@ static int _earliest(_q_t *q, int64_t *start)
 		 * the answer is the total-th opening. Selection, no sort.
 		 */
 		if (q->f.total <= nev) {
-			*start = _select(ev, nev, (size_t) q->f.total - 1);
+			*start = q->f.total <= 32 ?
+				_select_small(ev, nev,
+					      (size_t) q->f.total - 1) :
+				_select(ev, nev, (size_t) q->f.total - 1);
 			rc = 1;
 		} else {
 			rc = 0;
@@ -602,7 +701,7 @@ static int _pick(_q_t *q, int64_t s, sb_bitmap_t **res)
 		b = q->f.order[j];
 		for (it = s == q->w->base ? _allowed_at_base(q, b) :
 		     _allowed(q, b); _walk_next(&it, &i);)
-			if (sb_busy_set_free(&q->w->nodes[i].busy, s, e)) {
+			if (_free(q->w, i, s, e)) {
 				q->fw[i / 64] |= (uint64_t) 1 << (i % 64);
 				q->f.cap[b]++;
 			}
@@ -629,13 +728,10 @@ static int _pick(_q_t *q, int64_t s, sb_bitmap_t **res)
 		/* Only as many as the bucket gives; busy-later ones first. */
 		for (pass = q->w->nlater[b] ? 0 : 1; pass < 2; pass++)
 			for (it = _walk(q->bw, q->nw);
-			     nl < need && _walk_next(&it, &i);) {
-				const struct wr_node *nd = &q->w->nodes[i];
-
+			     nl < need && _walk_next(&it, &i);)
 				/* busy-later: busy again after it */
-				if ((_last_start(nd) >= e) == !pass)
+				if ((q->w->last_start[i] >= e) == !pass)
 					list[nl++] = i;
-			}
 		if (nl < need) {
 			/* The counts said yes: a disagreement is a bug. */
 			errno = EFAULT;
@@ -775,10 +871,17 @@ int sb_will_run_check(const sb_will_run_t *w)
 		if (cnt != w->nlater[b])
 			goto bad;
 	}
-	for (i = 0; i < w->n; i++)
+	for (i = 0; i < w->n; i++) {
+		int64_t ff, mg, ls, h0;
+
 		if (!!(w->busy0[i / 64] & ((uint64_t) 1 << (i % 64))) !=
 		    _busy_at_base(&w->nodes[i], w->base))
 			goto bad;
+		_summarise(w, i, &ff, &mg, &ls, &h0);
+		if (ff != w->free_from[i] || mg != w->maxgap[i] ||
+		    ls != w->last_start[i] || h0 != w->held0[i])
+			goto bad;
+	}
 	return 0;
 bad:
 	errno = EFAULT;

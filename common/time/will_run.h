@@ -33,13 +33,19 @@
  * matching nodes and
  *   - one chunk, no interval ever closing (running jobs and down nodes,
  *     no reservation or planned job after a gap): capacity only grows, so
- *     the answer is the count-th opening, found by selection, O(M);
+ *     the answer is the count-th opening, found by selection, O(M)
+ *     (one pass keeping the least ones when the count is at most 32);
  *   - else sorts the 2M interval ends once and sweeps them in time order,
  *     keeping per-bucket capacities and testing the chunk -> bucket
  *     filling (bucket_fill.h, placement's own) at each opening (a running
  *     sum for one chunk), O(M log M + openings x assignment).
  * One pass either way, instead of select/linear's "end running jobs one at
- * a time and place again" (O(jobs x N)).
+ * a time and place again" (O(jobs x N)). Each node's end of its last
+ * window, longest gap before it and end of the window holding base are
+ * kept side by side with the others, so a node free from its last window
+ * on, still busy from base, or whose earlier gaps are all shorter than d
+ * (it has one start interval then), costs a word or two in these passes,
+ * not a search nor a walk of its set.
  *
  * Why not per-bucket timelines of free-node counts in a tree (as
  * flux-sched's planner; common/ had them, timeline.h, until #17): the
@@ -190,8 +196,10 @@ void sb_will_run_result_fini(sb_will_run_result_t *res);
  * Verify: every node's segments are sorted, disjoint, non-touching, inside
  * the horizon and equal to the union of its busy time, down flag and
  * windows; each bucket's count of nodes with a segment after base (they
- * are the only possible busy-later ones) is right, and so is the set of
- * nodes busy at base (a query at base skips them a word at a time).
+ * are the only possible busy-later ones) is right, and so are the set of
+ * nodes busy at base (a query at base skips them a word at a time) and
+ * each node's end of its last window, longest gap before it, start of
+ * its last window and end of the window holding base.
  * Returns 0, or -1 with errno EFAULT (broken), EINVAL or ENOMEM.
  */
 int sb_will_run_check(const sb_will_run_t *w);
