@@ -32,6 +32,12 @@
 # percent (default 40) of it instead, so that the limits overstate the
 # runs and the forecast from them is late; there the likely start
 # ('likely_start' of the JSON, when it has it) is measured too.
+# In that mode the users first get a history (SB_BENCH_HISTORY=0 skips
+# it): every shape of job the bench submits (user, time limit, node
+# count) runs twice to its early end before the holders come, so that
+# accounting holds the runs sbucket's likely start predicts from (the
+# mean of the last two similar runs: here the run itself, as a site's
+# repeated jobs would).
 # Prints a markdown table per kind of wait: jobs, started, and for ours,
 # squeue --start's (and likely_start's): how many had a start, median and
 # p90 of |real - start| (nearest rank) and the median of real - start
@@ -46,6 +52,7 @@ LATE=${SB_BENCH_LATE:-3}
 MAX=${SB_BENCH_MAX:-900}
 EARLY=${SB_BENCH_EARLY:-0}
 FRAC=${SB_BENCH_FRAC:-40}
+HISTORY=${SB_BENCH_HISTORY:-$EARLY}
 export SLURM_TIME_FORMAT=standard
 . "$SB_TOP_SRCDIR/testsuite/live/forecast.inc"
 
@@ -89,6 +96,37 @@ _subf() {	# MINUTES ARGS... -> job id (sbf1's)
 _state() { squeue -h -j "$1" -o %T 2>/dev/null; }
 _all_running() { local j; for j in "$@"; do [ "$(_state "$j")" = RUNNING ] || return 1; done; }
 _none_configuring() { ! squeue -h -t CF -o %i | grep -q .; }
+
+# ---- a history: each shape of job twice, to its end ----------------------
+# (user, minutes, nodes) of every holder and measured job below; run
+# whole-node, at most the cluster's nodes at a time (slurmctld queues the
+# rest), all in the default partition as the measured ones.
+_history() {
+	local shapes=() ids=() u t n k
+	for t in 1 2 3; do
+		for n in 1 2 3 4; do shapes+=("root $t $n"); done
+	done
+	shapes+=("sbf1 1 1" "sbf1 2 1" "sbf1 3 1")
+	for k in "${shapes[@]}"; do
+		read -r u t n <<<"$k"
+		for _ in 1 2; do
+			if [ "$u" = root ]; then
+				ids+=("$(_sub "$t" -N"$n" --exclusive)")
+			else
+				ids+=("$(_subf "$t" -N"$n" --exclusive)")
+			fi
+		done
+	done
+	_gone() { ! squeue -h -o %i | grep -qxF -f <(printf '%s\n' "${ids[@]}"); }
+	sb_wait_for 900 _gone || sb_die "the history's jobs did not all end"
+	_in_sacct() {
+		[ "$(sacct -a -X -n -P -s CD -o JobID -S now-1hours 2>/dev/null |
+			grep -cxF -f <(printf '%s\n' "${ids[@]}"))" = ${#ids[@]} ]
+	}
+	sb_wait_for 60 _in_sacct || sb_die "the history's jobs are not all in sacct as COMPLETED"
+	sb_say "history: ${#ids[@]} runs of ${#shapes[@]} shapes ended and are in accounting"
+}
+[ "$HISTORY" = 1 ] && _history
 
 # ---- holders: every node but the last two --------------------------------
 declare -A KIND=()
