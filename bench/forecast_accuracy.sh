@@ -119,11 +119,19 @@ _history() {
 	done
 	_gone() { ! squeue -h -o %i | grep -qxF -f <(printf '%s\n' "${ids[@]}"); }
 	sb_wait_for 900 _gone || sb_die "the history's jobs did not all end"
+	# what sbucket asks (tools/sbucket_forecast_likely.c), over the hour
+	_acct() {
+		sacct -a -X -n -P -o JobID,State -S "$(date -d '-1 hour' +%FT%T)" \
+			-E "$(date +%FT%T)" 2>&1
+	}
 	_in_sacct() {
-		[ "$(sacct -a -X -n -P -s CD -o JobID -S now-1hours 2>/dev/null |
+		[ "$(_acct | grep -E '\|COMPLETED$' | cut -d'|' -f1 |
 			grep -cxF -f <(printf '%s\n' "${ids[@]}"))" = ${#ids[@]} ]
 	}
-	sb_wait_for 60 _in_sacct || sb_die "the history's jobs are not all in sacct as COMPLETED"
+	if ! sb_wait_for 60 _in_sacct; then
+		_acct | head -5 | sed 's/^/#   sacct: /'
+		sb_die "the history's jobs are not all in sacct as COMPLETED"
+	fi
 	sb_say "history: ${#ids[@]} runs of ${#shapes[@]} shapes ended and are in accounting"
 }
 [ "$HISTORY" = 1 ] && _history
