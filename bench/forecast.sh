@@ -38,6 +38,7 @@ PENDING=${3:-10000}
 RUNS=${RUNS:-3}
 HISTORY=${HISTORY:-20000}
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/standin.inc"
 SBUCKET=${SBUCKET:-$top/build/22.05/tools/sbucket}
 golden=$top/testsuite/golden/why/data
 d=$(mktemp -d)
@@ -83,20 +84,7 @@ BEGIN {
 }' >"$d/jobs"
 printf 'LicenseName=lic Total=4 Used=4 Free=0 Reserved=0 Remote=no\n' >"$d/lic"
 printf 'Current Association Manager state\n\nQOS Records\n\nQOS=normal(1)\n    GrpJobs=N(0) GrpTRES=cpu=N(0)\n' >"$d/assoc_mgr"
-cat >"$d/scontrol" <<EOF
-#!/bin/sh
-case "\$*" in
-"show config") cat $d/config ;;
-"show nodes -o") cat $d/nodes ;;
-"show partition -o") cat $d/partition ;;
-"show res -o") cat $d/res ;;
-"show jobs -o") cat $d/jobs ;;
-"show lic -o") cat $d/lic ;;
-"show assoc_mgr flags=assoc,qos") cat $d/assoc_mgr ;;
-*) echo "scontrol: unexpected arguments: \$*" >&2; exit 1 ;;
-esac
-EOF
-chmod +x "$d/scontrol"
+sb_standin_scontrol "$d"
 # the history: pending job i's shape (user, limit, node count) for three
 # runs in four, a running job's (one node) for the others
 gawk -v hist="$HISTORY" -v run="$RUNNING" -v pend="$PENDING" -v now="$now" '

@@ -25,6 +25,7 @@ AHEAD=${2:-10000}
 NODES=${3:-2000}
 RUNS=${RUNS:-5}
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/standin.inc"
 SBUCKET=${SBUCKET:-$top/build/22.05/tools/sbucket}
 golden=$top/testsuite/golden/why/data
 d=$(mktemp -d)
@@ -86,21 +87,9 @@ printf 'LicenseName=lic Total=2 Used=0 Free=2 Reserved=0 Remote=no\n' >"$d/lic"
 	echo "        MaxJobsPU=N($RUNNING) MaxJobsAccruePU=N(0) MaxSubmitJobsPU=N($((RUNNING + AHEAD + 1)))"
 	echo "        MaxTRESPU=cpu=N($RUNNING),mem=N(0),energy=N(0),node=N($RUNNING),billing=N($RUNNING)"
 } >"$d/assoc_mgr"
-cat >"$d/scontrol" <<EOF
-#!/bin/sh
-case "\$*" in
-"show config") cat $d/config ;;
-"show nodes -o") cat $d/nodes ;;
-"show partition -o") cat $d/partition ;;
-"show res -o") cat $d/res ;;
-"show jobs -o") cat $d/jobs ;;
-"show lic -o") cat $d/lic ;;
-"show assoc_mgr flags=assoc,qos") cat $d/assoc_mgr ;;
-*) echo "scontrol: unexpected arguments: \$*" >&2; exit 1 ;;
-esac
-EOF
+sb_standin_scontrol "$d"
 printf '#!/bin/sh\necho "N/A|(null)"\n' >"$d/squeue"
-chmod +x "$d/scontrol" "$d/squeue"
+chmod +x "$d/squeue"
 target=$((RUNNING + AHEAD + 1))
 export SBUCKET_SCONTROL=$d/scontrol SBUCKET_SQUEUE=$d/squeue SBUCKET_NOW=$now
 
