@@ -11,7 +11,11 @@
 # Usage: bash bench/why_limits.sh [RUNNING [AHEAD [NODES]]]
 #   SBUCKET (default build/22.05/tools/sbucket), RUNS (default 5).
 # The data are generated into a temporary directory (removed at exit): the
-# config of testsuite/golden/why/data (select/bucket over linear, 22.05),
+# config of testsuite/golden/why/data (select/bucket, 22.05) with its base
+# made select/cons_tres (holders of 1 CPU sharing nodes need a base that
+# shares them: over select/linear, or with OverSubscribe=NO, each would
+# hold, and each pending job be counted for, a whole node's CPUs, as
+# Slurm counts them; so the jobs are OverSubscribe=OK),
 # NODES nodes of 64 CPUs, running jobs of 1 CPU each spread over them
 # (ends one second apart, so every holder has its own end), the pending
 # jobs ahead at a higher priority, and the job explained last. Prints the
@@ -35,7 +39,10 @@ now=1795431981		# 2026-11-23T11:06:21 UTC, as the golden cases
 limit=$RUNNING		# every running job holds one CPU: the QOS is full
 export TZ=UTC
 
-cp "$golden/config" "$d/"
+sed 's|BaseSelectType *= select/linear|BaseSelectType          = select/cons_tres|' \
+	"$golden/config" >"$d/config"
+grep -q 'BaseSelectType *= select/cons_tres' "$d/config" ||
+	{ echo "why_limits.sh: no BaseSelectType line in $golden/config" >&2; exit 1; }
 : >"$d/res"
 sed 's/Nodes=f\[1-2\],n\[1-4\]/Nodes=c[1-'"$NODES"']/' \
 	"$golden/partition" >"$d/partition"
@@ -54,10 +61,10 @@ BEGIN {
 		# EndTime from StartTime + TimeLimit (minutes), as scontrol
 		lim = int((end - (now - 10) + 59) / 60)
 		endt = (now - 10) + lim * 60
-		printf "JobId=%d JobName=h UserId=u1(1001) GroupId=u1(1001) Priority=100 Nice=0 Account=acct QOS=lim JobState=RUNNING Reason=None TimeLimit=%d StartTime=%s EndTime=@%d Partition=debug NodeList=c%d NumNodes=1 NumCPUs=1 NumTasks=1 CPUs/Task=1 TRES=cpu=1,node=1,billing=1 MinCPUsNode=1 Features=(null) OverSubscribe=NO Licenses=(null)\n", i, lim, start, endt, (i - 1) % n + 1
+		printf "JobId=%d JobName=h UserId=u1(1001) GroupId=u1(1001) Priority=100 Nice=0 Account=acct QOS=lim JobState=RUNNING Reason=None TimeLimit=%d StartTime=%s EndTime=@%d Partition=debug NodeList=c%d NumNodes=1 NumCPUs=1 NumTasks=1 CPUs/Task=1 TRES=cpu=1,node=1,billing=1 MinCPUsNode=1 Features=(null) OverSubscribe=OK Licenses=(null)\n", i, lim, start, endt, (i - 1) % n + 1
 	}
 	for (i = 1; i <= ahead + 1; i++)
-		printf "JobId=%d JobName=w UserId=u1(1001) GroupId=u1(1001) Priority=%d Nice=0 Account=acct QOS=lim JobState=PENDING Reason=QOSGrpCpuLimit TimeLimit=1-00:00:00 StartTime=Unknown EndTime=Unknown Partition=debug NodeList= NumNodes=1-1 NumCPUs=1 NumTasks=1 CPUs/Task=1 TRES=cpu=1,node=1,billing=1 MinCPUsNode=1 Features=(null) OverSubscribe=NO Licenses=(null)\n", run + i, i <= ahead ? 2000 : 1000
+		printf "JobId=%d JobName=w UserId=u1(1001) GroupId=u1(1001) Priority=%d Nice=0 Account=acct QOS=lim JobState=PENDING Reason=QOSGrpCpuLimit TimeLimit=1-00:00:00 StartTime=Unknown EndTime=Unknown Partition=debug NodeList= NumNodes=1-1 NumCPUs=1 NumTasks=1 CPUs/Task=1 TRES=cpu=1,node=1,billing=1 MinCPUsNode=1 Features=(null) OverSubscribe=OK Licenses=(null)\n", run + i, i <= ahead ? 2000 : 1000
 }' | awk '
 /EndTime=@/ {
 	match($0, /EndTime=@[0-9]+/)
