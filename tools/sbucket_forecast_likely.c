@@ -12,11 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "decimal.h"
 #include "sb_time.h"
 #include "sbucket_forecast_likely.h"
+#include "sbucket_why_fmt.h"
 #include "slurm_text.h"
 
 #define PROG "sbucket"
@@ -36,16 +36,6 @@ int sbf_history_days(const char *v, int *days)
 		return -1;
 	*days = (int) d;
 	return 0;
-}
-
-/* @t as sacct reads a time on its command line (local time). */
-static void _sacct_time(int64_t t, char *buf, size_t len)
-{
-	time_t tt = (time_t) t;
-	struct tm tm;
-
-	localtime_r(&tt, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
 }
 
 typedef struct {
@@ -112,8 +102,9 @@ static int _history(sbf_likely_t *l, const sbw_live_t *lv, int days)
 	}
 	if (!(r.h = sb_rt_history_create()))
 		return _oom();
-	_sacct_time(lv->now - (int64_t) days * 86400, from, sizeof(from));
-	_sacct_time(lv->now, to, sizeof(to));
+	/* local time, as sacct reads times on its command line */
+	sbw_fmt_time(lv->now - (int64_t) days * 86400, from, sizeof(from));
+	sbw_fmt_time(lv->now, to, sizeof(to));
 	snprintf(args, sizeof(args), "-a -X -n -P -s CD -S %s -E %s -o "
 		 "JobID,User,Partition,End,ElapsedRaw,TimelimitRaw,NNodes",
 		 from, to);
