@@ -173,6 +173,29 @@ static int _grow(struct wr_node *nd)
 	return 0;
 }
 
+/*
+ * Node @i's busy time and down flag from its state in the set and its
+ * jobs' end (@until; NULL: none known, so a node with jobs is busy to
+ * the end), its windows kept: sb_will_run_create()'s rules, which
+ * sb_will_run_refresh_node() applies again later. 0 or -1 (ENOMEM).
+ */
+static int _from_node(sb_will_run_t *w, size_t i, const int64_t *until)
+{
+	const sb_node_t *n = &sb_bucket_set_node_array(w->set)[i];
+	bool running = n->state == SB_NODE_ALLOCATED || n->run_jobs;
+	int64_t u = w->base;
+
+	if (until)
+		u = *until;
+	else if (running)
+		u = SB_TIME_INFINITE;
+	/* A job past its end is about to end, not over. */
+	if (running && u <= w->base)
+		u = sb_time_add(w->base, 1);
+	return _update(w, i, u, n->state == SB_NODE_DOWN ||
+		       n->state == SB_NODE_DRAINED, w->nodes[i].nwin);
+}
+
 void sb_will_run_destroy(sb_will_run_t *w)
 {
 	size_t i;
@@ -220,16 +243,7 @@ sb_will_run_t *sb_will_run_create(const sb_bucket_set_t *set, int64_t base,
 	for (i = 0; i < w->n; i++) {
 		const sb_node_t *n = &nodes[i];
 		struct wr_node *nd = &w->nodes[i];
-		bool running = n->state == SB_NODE_ALLOCATED || n->run_jobs;
-		int64_t until = base;
 
-		if (busy_until)
-			until = busy_until[i];
-		else if (running)
-			until = SB_TIME_INFINITE;
-		/* A job past its end is about to end, not over. */
-		if (running && until <= base)
-			until = sb_time_add(base, 1);
 		for (j = 0; j < n->nbusy; j++) {
 			if (n->busy[j].end <= base)
 				continue;
@@ -237,8 +251,7 @@ sb_will_run_t *sb_will_run_create(const sb_bucket_set_t *set, int64_t base,
 				goto oom;
 			nd->win[nd->nwin++] = n->busy[j];
 		}
-		if (_update(w, i, until, n->state == SB_NODE_DOWN ||
-			    n->state == SB_NODE_DRAINED, nd->nwin))
+		if (_from_node(w, i, busy_until ? &busy_until[i] : NULL))
 			goto oom;
 	}
 	return w;
@@ -256,6 +269,15 @@ int sb_will_run_set_busy(sb_will_run_t *w, size_t node, int64_t until)
 	}
 	return _update(w, node, until, w->nodes[node].down,
 		       w->nodes[node].nwin);
+}
+
+int sb_will_run_refresh_node(sb_will_run_t *w, size_t node, int64_t until)
+{
+	if (!w || node >= w->n) {
+		errno = EINVAL;
+		return -1;
+	}
+	return _from_node(w, node, &until);
 }
 
 int sb_will_run_set_down(sb_will_run_t *w, size_t node, bool down)

@@ -72,6 +72,8 @@
  *   lifecycle  sb_will_run_create   O(N r log r + B N / 64)
  *              sb_will_run_destroy  O(N)     NULL is fine
  *   state      sb_will_run_set_busy O(r log r) one node's running jobs
+ *              sb_will_run_refresh_node O(r log r) one node again
+ *                                   from the set's node (its state)
  *              sb_will_run_set_down O(r log r)
  *              sb_will_run_reserve  O(r log r) a window on one node
  *              sb_will_run_clear_windows O(r log r) drop a node's windows
@@ -148,6 +150,18 @@ void sb_will_run_destroy(sb_will_run_t *w);
  * with errno EINVAL (w NULL, node out of range) or ENOMEM.
  */
 int sb_will_run_set_busy(sb_will_run_t *w, size_t node, int64_t until);
+
+/*
+ * Node @node again as sb_will_run_create() makes it from the set's node
+ * array, with @until its busy_until: its state there now (down, drained,
+ * running jobs) and @until decide its busy time and down flag; its windows
+ * (reservations, committed results) are kept. For a plan kept while the
+ * cluster changes: the caller updates the set's node (sb_bucket_set_update)
+ * and refreshes it here, and the plan answers as one created afresh with
+ * the same windows. Returns 0, or -1 with errno EINVAL (w NULL, node out
+ * of range) or ENOMEM.
+ */
+int sb_will_run_refresh_node(sb_will_run_t *w, size_t node, int64_t until);
 
 /* Mark @node down (never free) or up; other state is kept. As above. */
 int sb_will_run_set_down(sb_will_run_t *w, size_t node, bool down);

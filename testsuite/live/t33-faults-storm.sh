@@ -20,10 +20,17 @@
 # figures as KEY=VALUE lines. SB_STORM_NODES=N (bench/storm.sh, with
 # SB_FRONT_END for thousands) runs N nodes instead of 32, three in four
 # of 2 CPUs, and exclusive jobs of up to N/8 nodes instead of 4.
+# Jobs are submitted on a clock, one every SB_STORM_SUBMIT_MS (default
+# 150) ms, and SB_STORM_RATE=R paces the clients to R commands a second
+# in all (default: each runs its next command as soon as the last ends):
+# two stacks compared then get the same jobs and the same RPCs, however
+# fast each answers, so their cycle times are of the same work.
 . "$(dirname "$0")/../cluster/harness.sh"
 
 SECS=${SB_STORM_SECONDS:-30}
 CLIENTS=${SB_STORM_CLIENTS:-6}
+SUBMIT_US=$((${SB_STORM_SUBMIT_MS:-150} * 1000))
+RATE=${SB_STORM_RATE:-0}
 SELECT=${SB_STORM_SELECT:-bucket}
 PRIORITY=${SB_STORM_PRIORITY:-bucket}
 
@@ -60,8 +67,14 @@ sdiag -r >/dev/null 2>&1
 # exclusive jobs of 1-4 nodes, the rest one task.
 cd "$SB_DIR/jobs"
 RANDOM=33
+# Sleep until $1 (microseconds of EPOCHREALTIME); at once when past it.
+_sleep_until() {
+	local left=$(($1 - ${EPOCHREALTIME/./}))
+	[ "$left" -gt 0 ] && sleep "$((left / 1000000)).$(printf %06d $((left % 1000000)))"
+	return 0
+}
 _burst() {
-	local end=$1 u a shape n=0
+	local end=$1 u a shape n=0 next=${EPOCHREALTIME/./}
 	while [ "${EPOCHREALTIME%.*}" -lt "$end" ]; do
 		u=$((1 + RANDOM % 3))
 		a=$([ $u = 3 ] && echo stb || echo sta)
@@ -73,7 +86,8 @@ _burst() {
 		# shellcheck disable=SC2086
 		runuser -u "sbst$u" -- sbatch -Q -A "$a" -t 1 -o /dev/null \
 			$shape --wrap "sleep $((1 + RANDOM % 3))" && n=$((n + 1))
-		sleep 0.1
+		next=$((next + SUBMIT_US))
+		_sleep_until "$next"
 	done
 	echo "$n" >"$SB_DIR/burst.count"
 }
@@ -83,8 +97,13 @@ _burst() {
 CMDS=("squeue" "squeue --start" "sprio" "sshare -a" "scontrol show job"
       "scontrol show node")
 _client() {
-	local c=$1 end=$2 i=0 t0 rc cmd
+	local c=$1 end=$2 i=0 t0 rc cmd next=${EPOCHREALTIME/./} step=0
+	[ "$RATE" -gt 0 ] && step=$((CLIENTS * 1000000 / RATE))
 	while [ "${EPOCHREALTIME%.*}" -lt "$end" ]; do
+		if [ "$step" -gt 0 ]; then
+			next=$((next + step))
+			_sleep_until "$next"
+		fi
 		cmd=${CMDS[$(((c + i) % ${#CMDS[@]}))]}
 		t0=${EPOCHREALTIME/./}
 		# shellcheck disable=SC2086
@@ -96,9 +115,47 @@ _client() {
 	done
 }
 
+# CPU time (ns) of slurmctld's thread named $1 (the main scheduler's
+# sched_agent, backfill's bckfl), summed over threads of that name
+_thread_cpu() {
+	local t sum=0
+	for t in "/proc/$SB_CTLD_PID/task/"*; do
+		[ "$(cat "$t/comm" 2>/dev/null)" = "$1" ] &&
+			sum=$((sum + $(awk '{ print $1 }' "$t/schedstat")))
+	done
+	echo "$sum"
+}
+sched_cpu0=$(_thread_cpu sched_agent)
+bf_cpu0=$(_thread_cpu bckfl)
+
 end=$((${EPOCHREALTIME%.*} + SECS))
 _burst "$end" &
 pids=($!)
+# SB_STORM_LOCKS=DIR: the lock waits and holds of every slurmctld thread
+# over the storm (bench/lockwait.sh), but its first and last 10 s
+if [ -n "${SB_STORM_LOCKS:-}" ] && [ "$SECS" -gt 30 ]; then
+	(sleep 10; bash "$SB_TOP_SRCDIR/bench/lockwait.sh" record "$SB_CTLD_PID" \
+		$((SECS - 20)) "$SB_STORM_LOCKS") &
+	pids+=($!)
+fi
+# SB_STORM_PERF=DIR: a profile (with call graphs) of the main scheduler's
+# and the backfill thread over the storm, but its first and last 10 s
+_tids() {
+	local t out=
+	for t in "/proc/$SB_CTLD_PID/task/"*; do
+		case "$(cat "$t/comm" 2>/dev/null)" in
+		sched_agent|bckfl) out=${out:+$out,}${t##*/} ;;
+		esac
+	done
+	echo "$out"
+}
+if [ -n "${SB_STORM_PERF:-}" ] && [ "$SECS" -gt 30 ]; then
+	mkdir -p "$SB_STORM_PERF"
+	(sleep 10; perf record -q -F 999 --call-graph dwarf,16384 -t "$(_tids)" \
+		-o "$SB_STORM_PERF/perf.data" -- sleep $((SECS - 20)) \
+		>"$SB_STORM_PERF/record.log" 2>&1) &
+	pids+=($!)
+fi
 for ((c = 0; c < CLIENTS; c++)); do
 	_client "$c" "$end" &
 	pids+=($!)
@@ -135,12 +192,21 @@ main_mean=$(_sd "Mean cycle:" 1)
 main_max=$(_sd "Max cycle:" 1)
 bf_mean=$(_sd "Mean cycle:" 2)
 bf_max=$(_sd "Max cycle:" 2)
+main_cycles=$(_sd "Total cycles:" 1)
+main_depth=$(_sd "Mean depth cycle:" 1)
+bf_cycles=$(_sd "Total cycles:" 2)
+bf_depth=$(_sd "Depth Mean:" 1)
+bf_try_depth=$(_sd "Depth Mean (try depth):" 1)
+bf_jobs=$(_sd "Total backfilled jobs (since last stats cycle start):" 1)
+sched_cpu_ms=$((($(_thread_cpu sched_agent) - sched_cpu0) / 1000000))
+bf_cpu_ms=$((($(_thread_cpu bckfl) - bf_cpu0) / 1000000))
 started=$(_nstarted)
 figures="select=$SELECT
 priority=$PRIORITY
 nodes=$NODES
 seconds=$SECS
 clients=$CLIENTS
+client_rate=$RATE
 rpcs=$rpcs
 rpc_median_ms=$median
 rpc_p99_ms=$p99
@@ -151,7 +217,15 @@ jobs_started=$started
 main_cycle_mean_us=$main_mean
 main_cycle_max_us=$main_max
 bf_cycle_mean_us=$bf_mean
-bf_cycle_max_us=$bf_max"
+bf_cycle_max_us=$bf_max
+main_cycles=$main_cycles
+main_depth_mean=$main_depth
+main_thread_cpu_ms=$sched_cpu_ms
+bf_cycles=$bf_cycles
+bf_depth_mean=$bf_depth
+bf_try_depth_mean=$bf_try_depth
+bf_jobs_backfilled=$bf_jobs
+bf_thread_cpu_ms=$bf_cpu_ms"
 sed 's/^/# /' <<<"$figures"
 [ -n "${SB_STORM_OUT:-}" ] && echo "$figures" >"$SB_STORM_OUT"
 

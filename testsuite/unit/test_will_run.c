@@ -307,12 +307,41 @@ static bool _same(const sb_will_run_result_t *a,
 	return true;
 }
 
+/*
+ * A plan kept while the cluster changes, as select/bucket keeps its own:
+ * one node of @cl gets another state and end of its jobs, in the set and
+ * then in the plan (sb_will_run_refresh_node()); the oracle's truth
+ * follows sb_will_run_create()'s rules, windows kept.
+ */
+static void _change_node(sb_test_rng_t *g, _cl_t *cl, sb_bucket_set_t *set,
+			 sb_will_run_t *w, int64_t *bu)
+{
+	size_t i = sb_test_rng_below(g, cl->n);
+	sb_node_t *n = &cl->nodes[i];
+	_truth_t *t = &cl->t[i];
+	uint64_t k = sb_test_rng_below(g, 5);
+
+	n->state = k == 0 ? SB_NODE_DOWN : k == 1 ? SB_NODE_DRAINED :
+		k == 2 ? SB_NODE_ALLOCATED : SB_NODE_IDLE;
+	n->run_jobs = (k == 3);
+	REQ(!sb_bucket_set_update(set, i));
+	bu[i] = sb_test_rng_below(g, 8) ? sb_test_rng_range(g, 0, 25) :
+		INT64_MAX;
+	REQ(!sb_will_run_refresh_node(w, i, bu[i]));
+	t->down = n->state == SB_NODE_DOWN || n->state == SB_NODE_DRAINED;
+	t->until = bu[i];
+	if ((n->state == SB_NODE_ALLOCATED || n->run_jobs) &&
+	    t->until <= cl->base)
+		t->until = cl->base + 1;
+}
+
 START_TEST(test_random_oracle)
 {
 	static const char *policies[] = { "FIRSTAVAILABLE", "MINRESOURCE",
 					  "FASTEST", "LASTAVAILABLE" };
 	sb_test_rng_t g;
 	unsigned long queries = 0, nevers = 0, laters = 0, commits = 0;
+	unsigned long refreshes = 0;
 
 	sb_test_rng_seed(&g, 20261122);
 	for (_case = 0; _case < 10000; _case++) {
@@ -390,6 +419,11 @@ START_TEST(test_random_oracle)
 			}
 			sb_bitmap_free(allowed);
 			sb_request_fini(&r);
+			if (bu && sb_test_rng_below(&g, 3) == 0) {
+				_change_node(&g, &cl, set, w, bu);
+				REQ(!sb_will_run_check(w));
+				refreshes++;
+			}
 		}
 		sb_will_run_destroy(w);
 		sb_bucket_set_destroy(set);
@@ -402,8 +436,10 @@ START_TEST(test_random_oracle)
 	ck_assert_uint_gt(nevers, 500);
 	ck_assert_uint_gt(laters, 1000);
 	ck_assert_uint_gt(commits, 1000);
+	ck_assert_uint_gt(refreshes, 1000);
 	printf("will_run oracle: %lu queries, %lu later, %lu never, "
-	       "%lu commits\n", queries, laters, nevers, commits);
+	       "%lu commits, %lu nodes refreshed\n", queries, laters, nevers,
+	       commits, refreshes);
 }
 END_TEST
 
@@ -604,6 +640,10 @@ START_TEST(test_hand_cases)
 	ck_assert_int_eq(sb_will_run_reserve(w, 0, 5, 5), -1);
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_int_eq(sb_will_run_set_busy(w, 4, 5), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(sb_will_run_refresh_node(w, 4, 5), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(sb_will_run_refresh_node(NULL, 0, 5), -1);
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_int_eq(sb_will_run_commit(w, NULL), -1);
 	ck_assert_int_eq(errno, EINVAL);
