@@ -79,6 +79,7 @@ extern void state_free(void)
 	size_t i;
 
 	sb_will_run_destroy(s->plan);
+	xfree(s->plan_until);
 	sb_bucket_set_destroy(s->set);
 	state_nodes_free(s->nodes, s->n);
 	s->nodes = NULL;
@@ -115,6 +116,28 @@ static void _read(int which, sb_bitmap_t *out)
 		sb_bitmap_clear_all(out);
 }
 
+extern void state_plan_drop(void)
+{
+	bucket_state_t *s = &bucket_state;
+
+	sb_will_run_destroy(s->plan);
+	s->plan = NULL;
+	xfree(s->plan_until);
+}
+
+/*
+ * Node @i changed state: the kept plan takes it again from the model
+ * (down, drained, running), its jobs' end as the plan has it.
+ */
+static void _plan_node(size_t i)
+{
+	bucket_state_t *s = &bucket_state;
+
+	if (s->plan &&
+	    (sb_will_run_refresh_node(s->plan, i, s->plan_until[i]) < 0))
+		state_plan_drop();
+}
+
 /*
  * Re-file the nodes whose bit in any of slurmctld's bitmaps changed
  * since the last call. O(N / 64 + changed nodes).
@@ -132,6 +155,7 @@ static void _sync_nodes(void)
 		for (i = sb_bitmap_first_set(g_seen[k]); i >= 0;
 		     i = sb_bitmap_next_set(g_seen[k], (size_t) i + 1)) {
 			_update((size_t) i);
+			_plan_node((size_t) i);
 			changed++;
 		}
 		sb_bitmap_copy(g_seen[k], g_now);
@@ -232,6 +256,7 @@ out:
 	sb_bitmap_free(old);
 	s->resv_synced = now;
 	s->gen++;
+	state_plan_drop();	/* it holds the reservations as they were */
 }
 
 extern int state_build(void)
@@ -357,8 +382,13 @@ static int64_t *_busy_until(void)
 	return until;
 }
 
-/* The plan of WILL_RUN at @now (sb_model_plan()), but for @skip_resv. */
-static sb_will_run_t *_plan_build(time_t now, const void *skip_resv)
+/*
+ * The plan of WILL_RUN at @now (sb_model_plan()), but for @skip_resv;
+ * the nodes' busy_until into *@until_out when not NULL (the caller's to
+ * free), else freed.
+ */
+static sb_will_run_t *_plan_build(time_t now, const void *skip_resv,
+				  int64_t **until_out)
 {
 	sb_model_resv_t *resv;
 	size_t nresv = 0, skip, k;
@@ -376,8 +406,36 @@ static sb_will_run_t *_plan_build(time_t now, const void *skip_resv)
 				skip)))
 		error(BUCKET_PFX "cannot build the WILL_RUN plan: %m");
 	state_resv_free(resv, nresv);
-	xfree(until);
+	if (w && until_out)
+		*until_out = until;
+	else
+		xfree(until);
 	return w;
+}
+
+/*
+ * DebugFlags=SelectType: does the kept plan hold every running job's end
+ * as the job list has them now? A time limit changed within the second
+ * is the one difference expected (logged, and the plan built again).
+ */
+static bool _plan_kept_right(void)
+{
+	bucket_state_t *s = &bucket_state;
+	int64_t *fresh = _busy_until();
+	size_t i;
+	bool same = true;
+
+	for (i = 0; i < s->n; i++)
+		if (fresh[i] != s->plan_until[i]) {
+			log_flag(SELECT_TYPE, "WILL_RUN's kept plan has node %s busy until %"PRId64", its jobs until %"PRId64": built again",
+				 node_record_table_ptr[i] ?
+				 node_record_table_ptr[i]->name : "?",
+				 s->plan_until[i], fresh[i]);
+			same = false;
+			break;
+		}
+	xfree(fresh);
+	return same;
 }
 
 extern sb_will_run_t *state_plan(time_t now, const void *skip_resv,
@@ -389,15 +447,38 @@ extern sb_will_run_t *state_plan(time_t now, const void *skip_resv,
 	if (!s->set || !job_list)
 		return NULL;
 	if (skip_resv)
-		return (*own = _plan_build(now, skip_resv));
-	if (s->plan && (s->plan_gen == s->gen) &&
-	    (s->plan_jobs == last_job_update) &&
-	    (s->plan_base == (int64_t) now))
+		return (*own = _plan_build(now, skip_resv, NULL));
+	if (s->plan && (s->plan_base == (int64_t) now) &&
+	    (!(slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE) ||
+	     _plan_kept_right()))
 		return s->plan;
-	sb_will_run_destroy(s->plan);
-	s->plan = _plan_build(now, NULL);
-	s->plan_gen = s->gen;
-	s->plan_jobs = last_job_update;
+	state_plan_drop();
+	s->plan = _plan_build(now, NULL, &s->plan_until);
 	s->plan_base = now;
 	return s->plan;
+}
+
+extern void state_job_begin(job_record_t *job_ptr)
+{
+	bucket_state_t *s = &bucket_state;
+	sb_bitmap_t *nodes;
+	int64_t i;
+
+	if (!s->plan)
+		return;
+	if (!job_ptr->node_bitmap ||
+	    (bit_size(job_ptr->node_bitmap) != (bitoff_t) s->n) ||
+	    !(nodes = sb_bitmap_alloc(s->n))) {
+		state_plan_drop();
+		return;
+	}
+	convert_bitstr_to_sb(job_ptr->node_bitmap, nodes);
+	/* the rule _busy_until() builds the plan with */
+	if (sb_model_busy_until_add(s->plan_until, s->n, nodes,
+				    (int64_t) job_ptr->end_time) < 0)
+		state_plan_drop();
+	for (i = sb_bitmap_first_set(nodes); s->plan && (i >= 0);
+	     i = sb_bitmap_next_set(nodes, (size_t) i + 1))
+		_plan_node((size_t) i);
+	sb_bitmap_free(nodes);
 }

@@ -255,7 +255,18 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 
 extern int select_p_job_begin(job_record_t *job_ptr)
 {
+	slurm_mutex_lock(&bucket_lock);
+	state_job_begin(job_ptr);
+	slurm_mutex_unlock(&bucket_lock);
 	return (*base.job_begin)(job_ptr);
+}
+
+/* A change of the running jobs WILL_RUN's kept plan does not follow. */
+static void _jobs_changed(void)
+{
+	slurm_mutex_lock(&bucket_lock);
+	state_plan_drop();
+	slurm_mutex_unlock(&bucket_lock);
 }
 
 extern int select_p_job_ready(job_record_t *job_ptr)
@@ -266,26 +277,31 @@ extern int select_p_job_ready(job_record_t *job_ptr)
 extern int select_p_job_expand(job_record_t *from_job_ptr,
 			       job_record_t *to_job_ptr)
 {
+	_jobs_changed();
 	return (*base.job_expand)(from_job_ptr, to_job_ptr);
 }
 
 extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 {
+	_jobs_changed();
 	return (*base.job_resized)(job_ptr, node_ptr);
 }
 
 extern int select_p_job_fini(job_record_t *job_ptr)
 {
+	_jobs_changed();
 	return (*base.job_fini)(job_ptr);
 }
 
 extern int select_p_job_suspend(job_record_t *job_ptr, bool indf_susp)
 {
+	_jobs_changed();
 	return (*base.job_suspend)(job_ptr, indf_susp);
 }
 
 extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
 {
+	_jobs_changed();
 	return (*base.job_resume)(job_ptr, indf_susp);
 }
 

@@ -99,11 +99,14 @@ typedef struct {
 	int64_t next_window;		/* earliest reservation start ahead */
 	uint64_t gen;			/* bumped by every change of state */
 	bool stale;			/* a node's signature changed */
-	/* WILL_RUN's plan, rebuilt when the state, the jobs or the
-	 * second change */
+	/*
+	 * WILL_RUN's plan, kept for the second it was built in: a job that
+	 * starts and a node that changes are applied to it (state_job_begin,
+	 * _sync_nodes); a job that ends, is suspended, resumed or resized,
+	 * a reservation or a rebuilt model drop it (state_plan_drop).
+	 */
 	sb_will_run_t *plan;
-	uint64_t plan_gen;
-	time_t plan_jobs;		/* last_job_update it saw */
+	int64_t *plan_until;		/* per node, its running jobs' end */
 	int64_t plan_base;
 } bucket_state_t;
 
@@ -297,13 +300,31 @@ extern void state_audit_forget(void);
 
 /*
  * WILL_RUN's plan at @now: each node busy until the last running job on
- * it ends, reservations, down nodes. Cached until the model, the jobs
- * (last_job_update) or the second change. @skip_resv: a reservation the
+ * it ends, reservations, down nodes. Kept for the second it was built in
+ * (then built again, O(jobs N / 64 + N r log r)), kept in step with the
+ * jobs that start (state_job_begin) and the nodes that change. A running
+ * job's new time limit is seen when the second changes: slurmctld tells
+ * the select plugin nothing of it. With DebugFlags=SelectType a kept plan
+ * is checked against the job list first. @skip_resv: a reservation the
  * job runs in (its nodes are no obstacle to it; the plan is then built
  * for this call only and returned in *@own, for the caller to destroy).
  */
 extern sb_will_run_t *state_plan(time_t now, const void *skip_resv,
 				 sb_will_run_t **own);
+
+/*
+ * @job_ptr starts (select_p_job_begin): its nodes are busy until its end
+ * in the kept plan, as a plan built now would have them. Under
+ * bucket_lock. O(N / 64 + its nodes x r log r).
+ */
+extern void state_job_begin(job_record_t *job_ptr);
+
+/*
+ * The running jobs changed in a way the plan is not kept in step with (a
+ * job ended, was suspended, resumed or resized): the next WILL_RUN builds
+ * it again. Under bucket_lock. O(plan).
+ */
+extern void state_plan_drop(void);
 
 /* ---- bucket_job_place.c ------------------------------------------------ */
 
