@@ -275,6 +275,20 @@ static void _prefetch_usage(const slurmdb_assoc_usage_t *u, int write)
 /* Bit for bit: a NaN is written again, a -0 over a 0 is not skipped. */
 #define SAME(x, y) (((x) == (y)) && (signbit(x) == signbit(y)))
 
+/*
+ * The same as far as anything outside this pass can see: usage_efctv,
+ * usage_norm and level_fs are long doubles in the record, but sshare gets
+ * them as doubles (packdouble in the shares response) and nothing in
+ * slurmctld compares them closer than that. The decay multiplies a usage
+ * and the usage it is divided by (the root's, the parent's) by the same
+ * factor, so their quotients, unchanged in exact arithmetic, move in the
+ * last bits of a long double on every pass: without this, most records
+ * would be rewritten on every pass for a change no one can see. The record
+ * keeps the long double last written, whose double is the double of the
+ * value computed now: what sshare prints is this pass's, bit for bit.
+ */
+#define SAME_SHOWN(x, y) SAME((double) (x), (double) (y))
+
 /* The fields of one record a write-back writes (_dirty_t.mask). */
 enum {
 	W_SHARES_NORM = 1 << 0,
@@ -355,11 +369,11 @@ static int _write_back(const sb_assoc_tree_t *t, const prio_settings_t *conf,
 				mask |= W_SHARES_NORM;
 			if (!SAME(o.fs_factor, old->fs_factor))
 				mask |= W_FS_FACTOR;
-			if (!SAME(o.usage_efctv, old->usage_efctv))
+			if (!SAME_SHOWN(o.usage_efctv, old->usage_efctv))
 				mask |= W_USAGE_EFCTV;
-			if (!SAME(o.usage_norm, old->usage_norm))
+			if (!SAME_SHOWN(o.usage_norm, old->usage_norm))
 				mask |= W_USAGE_NORM;
-			if (!SAME(o.level_fs, old->level_fs))
+			if (!SAME_SHOWN(o.level_fs, old->level_fs))
 				mask |= W_LEVEL_FS;
 		}
 		mask &= fields;
