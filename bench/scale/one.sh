@@ -1,6 +1,6 @@
 # one.sh - one run of bench/scale/run: a fresh cluster (a front end on
-# 22.05, a slurmd per node on 26.05: see run's header), one select
-# plugin, one burst; appends a line to $OUT/results.tsv.
+# 22.05 and 24.11, a slurmd per node from 25.05 on: see run's header),
+# one select plugin, one burst; appends a line to $OUT/results.tsv.
 #
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
