@@ -61,6 +61,12 @@ sb_check "sbatch --test-only refuses 9 of 8 nodes" \
 	grep -qi "not available\|node count" <<<"$out"
 scancel "$blocker" "$top" "$short" "$long"
 sb_check "the queue empties" sb_wait_for 60 sh -c '[ -z "$(squeue -h -o %i)" ]'
+# WILL_RUN's plan is kept for its second and follows the jobs that start;
+# DebugFlags=SelectType checks a kept plan against the job list
+sb_check "a job start was applied to WILL_RUN's kept plan" \
+	grep -q "starts: its nodes are busy until .* in WILL_RUN's kept plan" "$LOG"
+sb_check_eq "every kept plan held the running jobs' ends" "" \
+	grep "WILL_RUN's kept plan has node" "$LOG"
 
 # ---- preemption: a low-priority partition's job yields its nodes ---------
 sb_ctld_stop

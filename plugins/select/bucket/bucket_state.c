@@ -144,7 +144,6 @@ static void _plan_node(size_t i)
  */
 static void _sync_nodes(void)
 {
-	bucket_state_t *s = &bucket_state;
 	size_t changed = 0;
 	int64_t i;
 	int k;
@@ -160,11 +159,9 @@ static void _sync_nodes(void)
 		}
 		sb_bitmap_copy(g_seen[k], g_now);
 	}
-	if (changed) {
-		s->gen++;
+	if (changed)
 		log_flag(SELECT_TYPE, "%zu node state changes applied",
 			 changed);
-	}
 }
 
 extern sb_model_resv_t *state_resv_read(size_t *nresv)
@@ -255,7 +252,6 @@ static void _sync_windows(time_t now)
 out:
 	sb_bitmap_free(old);
 	s->resv_synced = now;
-	s->gen++;
 	state_plan_drop();	/* it holds the reservations as they were */
 }
 
@@ -481,4 +477,7 @@ extern void state_job_begin(job_record_t *job_ptr)
 	     i = sb_bitmap_next_set(nodes, (size_t) i + 1))
 		_plan_node((size_t) i);
 	sb_bitmap_free(nodes);
+	if (s->plan)
+		log_flag(SELECT_TYPE, "%pJ starts: its nodes are busy until %ld in WILL_RUN's kept plan",
+			 job_ptr, (long) job_ptr->end_time);
 }

@@ -97,7 +97,6 @@ typedef struct {
 	sb_bucket_set_t *set;
 	time_t resv_synced;		/* when the windows were rebuilt */
 	int64_t next_window;		/* earliest reservation start ahead */
-	uint64_t gen;			/* bumped by every change of state */
 	bool stale;			/* a node's signature changed */
 	/*
 	 * WILL_RUN's plan, kept for the second it was built in: a job that
