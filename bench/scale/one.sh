@@ -240,11 +240,23 @@ SD=$(sdiag)
 cpu1=$(_cpu_ticks) bf1=$(_thread_ns bckfl) sa1=$(_thread_ns sched_agent)
 RSS=$(awk '/^VmHWM:/ { printf "%d", $2 / 1024 }' "/proc/$CTLD/status")
 _perf_stop
+# The slurmds' memory at the end of the burst, mean per slurmd in MB:
+# RSS, and private memory (Private_Clean + Private_Dirty of smaps_rollup),
+# what one more slurmd costs, since the binary and libraries are shared.
+# With a slurmd per node the private size is what bounds the node count.
+SD_RSS=- SD_PRIV=-
+if [ ${#SB_SLURMD_PID[@]} -gt 0 ]; then
+	read -r SD_RSS SD_PRIV < <(for p in "${SB_SLURMD_PID[@]}"; do
+		cat "/proc/$p/smaps_rollup" 2>/dev/null && echo END
+	done | awk '/^Rss:/ { r += $2 } /^Private_(Clean|Dirty):/ { v += $2 }
+		/^END$/ { n++ }
+		END { if (n) printf "%.1f %.2f\n", r / n / 1024, v / n / 1024; else print "- -" }')
+fi
 # batch jobs that ended with status 0 (the others failed or were killed)
 OK_JOBS=$(grep -c '_job_complete: JobId=.* WEXITSTATUS 0' "$SB_DIR/log/slurmctld.log")
 
 _s() { awk -v v="$1" 'BEGIN { if (v == "-") print "-"; else printf "%.1f", v / 1000 }'; }
-hdr="plugin burst nodes jobs submit_s started_s drained_s jobs_per_s main_mean_us main_max_us main_depth bf_mean_us bf_max_us bf_cycles bf_depth ctld_cpu_s sched_agent_cpu_s bckfl_cpu_s rss_peak_mb ok_jobs running fill_s testonly_ms testonly_start squeue_start_ms to_start_s start oracle_start load others willrun_rpc_us jobinfo_rpc_us main_cycles slurm slurmds"
+hdr="plugin burst nodes jobs submit_s started_s drained_s jobs_per_s main_mean_us main_max_us main_depth bf_mean_us bf_max_us bf_cycles bf_depth ctld_cpu_s sched_agent_cpu_s bckfl_cpu_s rss_peak_mb ok_jobs running fill_s testonly_ms testonly_start squeue_start_ms to_start_s start oracle_start load others willrun_rpc_us jobinfo_rpc_us main_cycles slurm slurmds slurmd_rss_mb slurmd_private_mb"
 [ -s "$OUT/results.tsv" ] || tr ' ' '\t' <<<"$hdr" >"$OUT/results.tsv"
 line=(
 	"$SEL" "$BURST" "$NODES" "$JOBS"
@@ -263,7 +275,7 @@ line=(
 	"$LOAD" "${OTHERS:-none}"
 	"$(_rpc REQUEST_JOB_WILL_RUN)" "$(_rpc REQUEST_JOB_INFO_SINGLE)"
 	"$(_stat 'Main schedule statistics' 'Total cycles')"
-	"$SB_SERIES" "${#SB_SLURMD_PID[@]}"
+	"$SB_SERIES" "${#SB_SLURMD_PID[@]}" "$SD_RSS" "$SD_PRIV"
 )
 for i in "${!line[@]}"; do
 	line[i]=${line[i]//[[:space:]]/_}

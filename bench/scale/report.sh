@@ -28,7 +28,8 @@ done | tee "$all.raw" | awk -F'\t' '{ k = $1 FS $2 FS $3 FS $4; if (!(k in row))
 # 20 ok_jobs 21 running 22 fill_s 23 testonly_ms 24 testonly_start
 # 25 squeue_start_ms 26 to_start_s 27 start 28 oracle_start 29 load
 # 30 others 31 willrun_rpc_us 32 jobinfo_rpc_us 33 main_cycles 34 slurm
-# 35 slurmds (older files stop at 33: they are 22.05's front end)
+# 35 slurmds 36 slurmd_rss_mb 37 slurmd_private_mb (older files stop at
+# 33, 22.05's front end, or at 35)
 # One Slurm per report: a front end's timings and those of a cluster
 # whose slurmds share the CPUs with slurmctld do not compare (every row
 # checked: a later one of the same shape would hide an earlier one).
@@ -94,6 +95,18 @@ if awk -F'\t' '$2 == "c" { f = 1 } END { exit !f }' "$all"; then
 		    r(t[k, "cons_tres"], t[k, "bucket+cons_tres"]),
 		    r(b[k, "linear"], b[k, "bucket+linear"]),
 		    r(b[k, "cons_tres"], b[k, "bucket+cons_tres"]) } }' "$all"
+fi
+if awk -F'\t' '$35 > 1 && $37 ~ /^[0-9.]+$/ { f = 1 } END { exit !f }' "$all"; then
+	echo
+	echo "### The slurmds (one per node): memory at the end of each run"
+	echo
+	echo "Private memory is what one more slurmd costs (the binary and"
+	echo "libraries are shared); it bounds the nodes a machine can hold."
+	echo
+	echo "| plugin | burst | nodes | slurmds | RSS MB per slurmd (mean) | private MB per slurmd (mean) | private MB, all slurmds |"
+	echo "|---|---|---:|---:|---:|---:|---:|"
+	awk -F'\t' '$35 > 1 && $37 ~ /^[0-9.]+$/ {
+		printf "| %s | %s | %s | %s | %s | %s | %.0f |\n", $1, $2, $3, $35, $36, $37, $35 * $37 }' "$all"
 fi
 } >"$out/tables.md"
 
