@@ -72,8 +72,8 @@ _rpc() {	# sdiag's server-side mean time of an RPC type (us), - if none
 		END { if (!f) print "-" }' <<<"$SD"
 }
 _median() { sort -n | awk '{ v[NR] = $1 } END { print (NR ? v[int((NR + 1) / 2)] : "-") }'; }
-# An squeue that failed (a timeout while a long backfill cycle holds the
-# locks) prints nothing too: only an answer counts as "none".
+# An squeue that failed (one that gave up on a busy slurmctld) prints
+# nothing too: only an answer counts as "none".
 _none_pending() { local q; q=$(squeue -h -t PENDING -o %i) && [ -z "$q" ]; }
 _empty() { local q; q=$(squeue -h -o %i) && [ -z "$q" ]; }
 
