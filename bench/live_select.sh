@@ -97,10 +97,9 @@ for ((i = 0; i < JOBS; i++)); do
 		echo "# submit failed: $what $c" >&2
 done
 t_sub=$((SECONDS - t0))
-_none_pending() { [ -z "$(squeue -h -t PENDING -o %i)" ]; }
-sb_wait_for 1800 _none_pending
+sb_wait_for 1800 sb_queue_empty -t PENDING
 t_start=$((SECONDS - t0))
-sb_wait_for 600 sh -c '[ -z "$(squeue -h -o %i)" ]'
+sb_wait_for 600 sb_queue_empty
 t_drain=$((SECONDS - t0))
 sd=$(sdiag)
 _stat() {	# section, field

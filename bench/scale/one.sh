@@ -72,10 +72,6 @@ _rpc() {	# sdiag's server-side mean time of an RPC type (us), - if none
 		END { if (!f) print "-" }' <<<"$SD"
 }
 _median() { sort -n | awk '{ v[NR] = $1 } END { print (NR ? v[int((NR + 1) / 2)] : "-") }'; }
-# An squeue that failed (one that gave up on a busy slurmctld) prints
-# nothing too: only an answer counts as "none".
-_none_pending() { local q; q=$(squeue -h -t PENDING -o %i) && [ -z "$q" ]; }
-_empty() { local q; q=$(squeue -h -o %i) && [ -z "$q" ]; }
 
 # What else is running: other benchmarks and the load, for the record.
 _others() {	# (processes of our own process group are ours)
@@ -230,9 +226,9 @@ case $BURST in
 a|b)
 	_burst_ab
 	T_SUB=$(($(_ms) - T0))
-	sb_wait_for 3600 _none_pending
+	sb_wait_for 3600 sb_queue_empty -t PENDING
 	T_START=$(($(_ms) - T0))
-	sb_wait_for 900 _empty
+	sb_wait_for 900 sb_queue_empty
 	T_DRAIN=$(($(_ms) - T0))
 	JPS=$(awk -v j="$JOBS" -v s="$T_START" 'BEGIN { printf "%.1f", s ? j * 1000 / s : 0 }')
 	;;

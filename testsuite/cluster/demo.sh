@@ -49,7 +49,6 @@ assoc_known() {
 	scontrol show assoc_mgr users="$1" flags=assoc 2>/dev/null |
 		grep -q "UserName=$1("
 }
-queue_empty() { [ -z "$(squeue -h -o %i)" ]; }
 # Every job of the queue has an end time in the accounting.
 all_ended() {
 	local n
@@ -140,7 +139,7 @@ part_placements() {
 	show sinfo -N -o '%N %t %C %m %f'
 	show squeue -o '%.4i %.8u %.8a %.8T %.4D %N'
 	show sprio -l
-	sb_wait_for 60 queue_empty || demo_fail "the jobs did not finish in 60 s"
+	sb_wait_for 60 sb_queue_empty || demo_fail "the jobs did not finish in 60 s"
 	sb_wait_for 20 all_ended 7 || demo_fail "sacct does not show 7 finished jobs"
 	show sacct -a -X -o JobID,User,Account,State,NodeList,Elapsed
 	sb_wait_for 10 sh -c "sshare -h -a -o RawUsage | grep -q '[1-9]'"
@@ -198,7 +197,7 @@ mix_run() {
 			--wrap "sleep $((h * HOUR))")
 		[ "$got" = "$id" ] || demo_fail "job $j of sb$u got id '$got', not $id"
 	done
-	sb_wait_for $((20 * HOUR + 30)) queue_empty || demo_fail "the mix did not finish"
+	sb_wait_for $((20 * HOUR + 30)) sb_queue_empty || demo_fail "the mix did not finish"
 	sb_wait_for 20 all_ended 4 || demo_fail "sacct does not show 4 finished jobs"
 	[ "$(sacct -a -X -n -o State | grep -c COMPLETED)" = 4 ] ||
 		demo_fail "not every job of the mix COMPLETED"
@@ -313,7 +312,7 @@ part_fairshare() {
 	started() { [ "$(sacct -a -X -n -P -o Start | grep -c '^[0-9]')" -ge 4 ]; }
 	sb_wait_for $((40 * FS_HOUR + 30)) started || demo_fail "four jobs never started"
 	scancel -t PENDING
-	sb_wait_for $((10 * FS_HOUR + 30)) queue_empty || demo_fail "the jobs did not finish"
+	sb_wait_for $((10 * FS_HOUR + 30)) sb_queue_empty || demo_fail "the jobs did not finish"
 	sb_wait_for 20 started_all_ended 4 || demo_fail "sacct does not show every job ended"
 	# one more fair-share pass after the last job (calc_period=1)
 	sleep 2

@@ -105,6 +105,8 @@
 #   sb_users_known SECONDS USER:ACCOUNT[:QOS]...
 #                                     wait until slurmctld takes a job from
 #                                     each user under that account (and QOS)
+#   sb_queue_empty [SQUEUE_FILTER...] squeue answered and listed no job
+#   sb_jobs_gone JOBID...             squeue answered and listed none of them
 #   sb_job_wait JOBID SECONDS         wait until the job has left the queue
 #   sb_job_state JOBID                the job's final state from scontrol
 #

@@ -85,13 +85,7 @@ for u in $USERS; do
 		-o /dev/null --wrap "sleep ${SLEEP[$u]}"))
 done
 sb_check "six jobs submitted" test ${#jobs[@]} = 6
-_all_gone() {
-	local j
-	for j in "${jobs[@]}"; do
-		[ -z "$(squeue -h -j "$j" -o %i 2>/dev/null)" ] || return 1
-	done
-}
-sb_check "the jobs ran and left the queue" sb_wait_for 90 _all_gone
+sb_check "the jobs ran and left the queue" sb_wait_for 90 sb_jobs_gone "${jobs[@]}"
 
 _passes() { grep -c "priority/bucket: bucket_assoc_compute: PRIO: $1 fair-share pass" "$CTLD_LOG"; }
 # Two more passes after the last job left: its end usage is in.
@@ -346,7 +340,7 @@ _one_started() { squeue -h -j "$jlow,$jhigh" -t RUNNING,COMPLETING -o %i | grep 
 sb_wait_for 60 _one_started
 sb_check_eq "the job of the user with the higher fair share starts first" \
 	"$jhigh" squeue -h -j "$jlow,$jhigh" -t RUNNING,COMPLETING -o %i
-sb_check "both jobs finish" sb_wait_for 60 sh -c "[ -z \"\$(squeue -h -o %i)\" ]"
+sb_check "both jobs finish" sb_wait_for 60 sb_queue_empty
 
 # ---- restart ----------------------------------------------------------------
 n=$(_passes level_based)

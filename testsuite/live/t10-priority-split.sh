@@ -70,7 +70,7 @@ scontrol setdebug info
 sb_check "and the copy equals every record's usage" \
 	sh -c "! grep -q 'usage copied in this pass differ' '$LOG'"
 scancel "$a25" "$a75"
-sb_check "the queue drains" sb_wait_for 60 sh -c '[ -z "$(squeue -h -o %i)" ]'
+sb_check "the queue drains" sb_wait_for 60 sb_queue_empty
 
 u25=$(_usage sbq25)
 u75=$(_usage sbq75)

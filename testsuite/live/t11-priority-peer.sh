@@ -126,8 +126,7 @@ for r in $RUNS; do
 		-o /dev/null --wrap "sleep $s"))
 done
 sb_check "${#jobs[@]} usage jobs submitted" test ${#jobs[@]} = 15
-_none_left() { [ -z "$(squeue -h -p debug -o %i)" ]; }
-sb_check "the usage jobs ran and left the queue" sb_wait_for 120 _none_left
+sb_check "the usage jobs ran and left the queue" sb_wait_for 120 sb_queue_empty -p debug
 
 # ---- pending jobs, compared with sprio and squeue --------------------------
 # SMALL_RELATIVE_TO_TIME: hold1 and hold3 have no time limit (MaxTime=

@@ -173,7 +173,7 @@ newnodes=$(for j in "${new[@]}"; do _nodes "$j"; done | xargs -n1 scontrol show 
 sb_check_eq "no new job landed on a node busy before the restart" "" \
 	comm -12 <(echo "$busy") <(echo "$newnodes")
 scancel $(squeue -h -o %i)
-sb_check "the queue empties" sb_wait_for 60 sh -c '[ -z "$(squeue -h -o %i)" ]'
+sb_check "the queue empties" sb_wait_for 60 sb_queue_empty
 # every node came back: none is left held by a job that ended
 all=$(sbatch --parsable -N40 -o /dev/null --wrap 'sleep 600')
 sb_check "then a 40-node job runs" sb_wait_for 30 _running "$all"

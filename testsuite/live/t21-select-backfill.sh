@@ -60,7 +60,7 @@ out=$(sbatch --test-only -N9 -t 1 --wrap true 2>&1)
 sb_check "sbatch --test-only refuses 9 of 8 nodes" \
 	grep -qi "not available\|node count" <<<"$out"
 scancel "$blocker" "$top" "$short" "$long"
-sb_check "the queue empties" sb_wait_for 60 sh -c '[ -z "$(squeue -h -o %i)" ]'
+sb_check "the queue empties" sb_wait_for 60 sb_queue_empty
 # WILL_RUN's plan is kept for its second and follows the jobs that start;
 # DebugFlags=SelectType checks a kept plan against the job list
 sb_check "a job start was applied to WILL_RUN's kept plan" \
@@ -84,7 +84,7 @@ high=$(sbatch --parsable -p high -N4 -o /dev/null --wrap 'sleep 600')
 sb_check "a high-priority 4-node job preempts it and runs" sb_wait_for 60 _running "$high"
 sb_check_eq "... the low-priority job was preempted (PreemptMode=CANCEL)" PREEMPTED sb_job_state "$low"
 scancel "$high"
-sb_check "the queue empties" sb_wait_for 60 sh -c '[ -z "$(squeue -h -o %i)" ]'
+sb_check "the queue empties" sb_wait_for 60 sb_queue_empty
 
 sb_cluster_stop
 sb_check "every daemon the harness started is gone ($(sb_pids))" sb_all_gone

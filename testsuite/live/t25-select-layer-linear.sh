@@ -41,10 +41,9 @@ _running() { [ "$(_state "$1")" = RUNNING ]; }
 _epoch() { date -d "$1" +%s 2>/dev/null; }
 _field() { scontrol show job "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
 _sub() { sbatch --parsable -o /dev/null "$@" --wrap 'sleep 600'; }
-_empty() { [ -z "$(squeue -h -o %i)" ]; }
 _clear() {
 	scancel $(squeue -h -o %i) 2>/dev/null
-	sb_wait_for 60 _empty
+	sb_wait_for 60 sb_queue_empty
 }
 # planned start of $1 minus the end of $2 (seconds), once backfill has
 # planned it
@@ -97,7 +96,7 @@ scenario() {
 	sleep 4		# several backfill cycles (bf_interval=1)
 	echo "a later 60-minute job while -w waits: $(_state "$l")"
 	scancel "$p" "$l"
-	sb_wait_for 30 sh -c "[ -z \"\$(squeue -h -j $p,$l -o %i)\" ]"
+	sb_wait_for 30 sb_jobs_gone "$p" "$l"
 
 	p=$(_sub -N2 --contiguous -p main -t 5)
 	echo "--contiguous starts after the blocker by: $(_delta "$p" "$b") s"
@@ -141,7 +140,7 @@ _all_nodes() {
 	sb_wait_for 60 _running "$j"
 	local rc=$?
 	scancel "$j"
-	sb_wait_for 30 _empty
+	sb_wait_for 30 sb_queue_empty
 	return $rc
 }
 j=$(_sub -N2 -w 'b[1-2]' -t 10)

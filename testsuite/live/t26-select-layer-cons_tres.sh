@@ -80,7 +80,7 @@ shared_phase() {
 	_node_view | sed 's/^/node: /'
 	_job_view >"$SB_DIR/jobview.$1"
 	scancel "${ids[@]}"
-	sb_wait_for 60 _empty
+	sb_wait_for 60 sb_queue_empty
 }
 
 MIX=(
@@ -110,7 +110,7 @@ mix_phase() {
 	echo "accepted: ${#ids[@]} of ${#MIX[@]}"
 	_drained() {
 		seen+=$(_overlaps main)
-		_empty
+		sb_queue_empty
 	}
 	sb_wait_for 300 _drained || echo "did not drain"
 	echo "overlaps: ${seen:-none}"

@@ -63,7 +63,7 @@ toggle() {
 		"$after" _holding
 	sb_check_eq "$from again: no node or core held twice" "" _overlaps
 	scancel $(squeue -h -o %i)
-	sb_check "$from: the queue empties" sb_wait_for 60 _empty
+	sb_check "$from: the queue empties" sb_wait_for 60 sb_queue_empty
 }
 
 toggle linear bucket

@@ -134,7 +134,7 @@ sb_check "... for the reason the plugin logged (required_nodes)" \
 
 # not select/bucket: said plainly
 scancel "$a" "$b" "$c" "$d" "$e"
-sb_check "the queue empties" sb_wait_for 60 sh -c '[ -z "$(squeue -h -o %i)" ]'
+sb_check "the queue empties" sb_wait_for 60 sb_queue_empty
 sb_switch_select linear
 out=$(_why 1)
 sb_check "under select/linear, sbucket why says it explains select/bucket only" \

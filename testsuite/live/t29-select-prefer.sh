@@ -45,7 +45,7 @@ sb_check "a job holds both fast nodes" sb_wait_for 30 _running "$hold"
 sb_check_eq "--bucket-prefer=fast with f[1-2] busy: runs at once, on a1" a1 \
 	_place -N1 --bucket-prefer=fast
 scancel "$hold"
-sb_wait_for 30 _gone "$hold"
+sb_wait_for 30 sb_jobs_gone "$hold"
 
 sb_check_eq "-C big --bucket-prefer=fast: the constraint wins -> b1" b1 \
 	_place -N1 -C big --bucket-prefer=fast

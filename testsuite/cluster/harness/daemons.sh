@@ -141,7 +141,21 @@ sb_pids() { echo "${SB_PIDS[@]}"; }
 # and, from 23.11, slurmd exec themselves again at 'scontrol
 # reconfigure'); any other (a job step) by this cluster's SLURM_CONF in
 # its environment.
+#
+# One look can be wrong while a daemon execs itself: when exec() is
+# called from a thread other than the main one (slurmd 24.11's signal
+# thread at 'scontrol reconfigure'), the kernel lets the main thread die
+# first (a zombie under the PID) and then moves the exec'ing thread onto
+# the PID, start time included. A poll that lands in that instant saw a
+# daemon "end" (t10 on 24.11, CI of 2026-11-28). So sb_running looks a
+# second time, 0.25 s later, before it answers "no"; _sb_running_now is
+# the single look, for loops that poll anyway (stopping, sb_all_gone).
 sb_running() {
+	_sb_running_now "$1" && return 0
+	sleep 0.25
+	_sb_running_now "$1"
+}
+_sb_running_now() {
 	local s
 	read -r s 2>/dev/null <"/proc/$1/stat" || return 1
 	s=${s##*) }
@@ -515,13 +529,13 @@ _sb_stop_pids() {
 	while [ $SECONDS -lt $end ]; do
 		q=0
 		for p in "${mine[@]}"; do
-			sb_running "$p" && q=1
+			_sb_running_now "$p" && q=1
 		done
 		[ $q = 0 ] && break
 		if [ $((i += 1)) -le 20 ]; then sleep 0.05; else sleep 0.25; fi
 	done
 	for p in "${mine[@]}"; do
-		if sb_running "$p"; then
+		if _sb_running_now "$p"; then
 			[ $sig = TERM ] &&
 				sb_say "$p ($(cat "/proc/$p/comm" 2>/dev/null)) still runs $patience s after SIGTERM: SIGKILL"
 			kill -KILL "$p" 2>/dev/null
@@ -538,7 +552,7 @@ _sb_stop_pids() {
 _sb_our_stepds() {
 	local p
 	for p in $(pgrep -x slurmstepd 2>/dev/null); do
-		sb_running "$p" && echo "$p"
+		_sb_running_now "$p" && echo "$p"
 	done
 }
 
@@ -552,7 +566,7 @@ sb_cluster_stop() {
 	# "Caught SIGTERM" and nothing after, the 30 s out).
 	if [ -n "${SB_CTLD_PID:-}" ] && sb_running "$SB_CTLD_PID"; then
 		scancel --quiet $(squeue -h -o %i 2>/dev/null) 2>/dev/null
-		sb_wait_for 15 _sb_queue_empty
+		sb_wait_for 15 sb_queue_empty 2>/dev/null
 	fi
 	# Each layer once those above it have gone: the nodes, the
 	# controllers (they save state), slurmdbd (it commits), MariaDB,
@@ -578,13 +592,12 @@ sb_cluster_stop() {
 	SB_PIDS=("${all[@]}")	# (for sb_pids and sb_all_gone)
 }
 _sb_plain_stopped_also() { return 0; }
-_sb_queue_empty() { [ -z "$(squeue -h -o %i 2>/dev/null)" ]; }
 
 # True when no process the harness started is running any more.
 sb_all_gone() {
 	local p
 	for p in "${SB_PIDS[@]}" $(_sb_our_stepds); do
-		sb_running "$p" && return 1
+		_sb_running_now "$p" && return 1
 	done
 	_sb_mode gone
 }

@@ -41,8 +41,30 @@ sb_users_known() {
 	sb_wait_for "$secs" _sb_all_can_submit "$@"
 }
 
-_sb_job_gone() { [ -z "$(squeue -h -j "$1" -o %i 2>/dev/null)" ]; }
-sb_job_wait() { sb_wait_for "${2:-60}" _sb_job_gone "$1"; }
+# "Is the queue empty?" has one answer here, because the easy one is
+# wrong: squeue that cannot reach slurmctld (a busy controller, a
+# restart, a timeout) prints nothing, and an empty output read as "no
+# jobs" lets a test go on while jobs still run. Only an squeue that
+# exited 0 counts. Both list the whole queue (squeue's default states:
+# pending, running, completing, ...) rather than 'squeue -j', which
+# fails ("Invalid job id specified") once slurmctld has purged the job.
+#
+# sb_queue_empty [SQUEUE_FILTER...]: squeue answered and listed no job
+# (e.g. 'sb_queue_empty -t PENDING', 'sb_queue_empty -p debug').
+sb_queue_empty() {
+	local q
+	q=$(squeue -h -o %i "$@") && [ -z "$q" ]
+}
+# sb_jobs_gone JOBID...: squeue answered and listed none of the jobs.
+sb_jobs_gone() {
+	local q j
+	q=$(squeue -h -o %i) || return 1
+	for j in "$@"; do
+		grep -qxF -- "$j" <<<"$q" && return 1
+	done
+	return 0
+}
+sb_job_wait() { sb_wait_for "${2:-60}" sb_jobs_gone "$1"; }
 sb_job_state() {
 	scontrol show job "$1" 2>/dev/null |
 		sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | head -n 1
