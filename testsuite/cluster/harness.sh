@@ -119,7 +119,11 @@
 # SB_PORT_BASE (default 17100) picks the ports: slurmctld at the base,
 # slurmdbd +1, MariaDB +2, nodes from +10; a test owns SB_PORT_BASE to
 # +499 (testsuite/run-tests runs tests side by side 500 ports apart), and
-# a second cluster of its own goes at +200.
+# a second cluster of its own goes at +200. Keep every slot below
+# Linux's ephemeral ports (net.ipv4.ip_local_port_range, 32768 on): a
+# client's outgoing connection may hold one of them, and the slurmd
+# given it dies with "Address already in use" (a second suite beside
+# CI's: SB_PORT_BASE=26000, not 43000).
 # SB_FRONT_END=DIR (set before sb_cluster_init; DIR from
 # bench/scale/fe-build) runs a front-end Slurm (harness/front_end.sh).
 # SB_CTLD_SETTLE=0 starts jobs before slurmctld's first ping round (see
