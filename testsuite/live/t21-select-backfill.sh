@@ -83,9 +83,9 @@ sb_check "a low-priority job takes all 8 nodes" sb_wait_for 30 _running "$low"
 high=$(sbatch --parsable -p high -N4 -o /dev/null --wrap 'sleep 600')
 sb_check "a high-priority 4-node job preempts it and runs" sb_wait_for 60 _running "$high"
 # (its 8 nodes finish it one by one: the high job may start on the first
-# 4 while the low job is still COMPLETING on the others)
-_settled() { [ "$(sb_job_state "$1")" != COMPLETING ]; }
-sb_wait_for 30 _settled "$low"
+# 4 while the low job is still COMPLETING on the others, which squeue
+# lists: sb_job_wait waits until it is gone from there)
+sb_job_wait "$low" 30
 sb_check_eq "... the low-priority job was preempted (PreemptMode=CANCEL)" PREEMPTED sb_job_state "$low"
 scancel "$high"
 sb_check "the queue empties" sb_wait_for 60 sb_queue_empty
