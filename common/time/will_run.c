@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,12 @@ struct wr_node {
 struct sb_will_run {
 	const sb_bucket_set_t *set;
 	int64_t base, end;
+	/*
+	 * The moment the plan stands at: base, until sb_will_run_advance()
+	 * moves it. A running node whose jobs' end is not after it is busy
+	 * until the second after it.
+	 */
+	int64_t now;
 	size_t n;
 	struct wr_node *nodes;
 	/* Per bucket: nodes with a segment after base (busy-later ones). */
@@ -174,26 +181,36 @@ static int _grow(struct wr_node *nd)
 }
 
 /*
- * Node @i's busy time and down flag from its state in the set and its
- * jobs' end (@until; NULL: none known, so a node with jobs is busy to
- * the end), its windows kept: sb_will_run_create()'s rules, which
- * sb_will_run_refresh_node() applies again later. 0 or -1 (ENOMEM).
+ * Node @i's busy time (*@u) and down flag (*@down) from its state in the
+ * set and its jobs' end (@until; NULL: none known, so a node with jobs
+ * is busy to the end): sb_will_run_create()'s rules, which
+ * sb_will_run_refresh_node() and sb_will_run_advance() apply again later.
  */
-static int _from_node(sb_will_run_t *w, size_t i, const int64_t *until)
+static void _node_target(const sb_will_run_t *w, size_t i,
+			 const int64_t *until, int64_t *u, bool *down)
 {
 	const sb_node_t *n = &sb_bucket_set_node_array(w->set)[i];
 	bool running = n->state == SB_NODE_ALLOCATED || n->run_jobs;
-	int64_t u = w->base;
 
+	*u = w->base;
 	if (until)
-		u = *until;
+		*u = *until;
 	else if (running)
-		u = SB_TIME_INFINITE;
+		*u = SB_TIME_INFINITE;
 	/* A job past its end is about to end, not over. */
-	if (running && u <= w->base)
-		u = sb_time_add(w->base, 1);
-	return _update(w, i, u, n->state == SB_NODE_DOWN ||
-		       n->state == SB_NODE_DRAINED, w->nodes[i].nwin);
+	if (running && *u <= w->now)
+		*u = sb_time_add(w->now, 1);
+	*down = n->state == SB_NODE_DOWN || n->state == SB_NODE_DRAINED;
+}
+
+/* Node @i as _node_target() has it, its windows kept. 0 or -1 (ENOMEM). */
+static int _from_node(sb_will_run_t *w, size_t i, const int64_t *until)
+{
+	int64_t u;
+	bool down;
+
+	_node_target(w, i, until, &u, &down);
+	return _update(w, i, u, down, w->nodes[i].nwin);
 }
 
 void sb_will_run_destroy(sb_will_run_t *w)
@@ -228,6 +245,7 @@ sb_will_run_t *sb_will_run_create(const sb_bucket_set_t *set, int64_t base,
 		goto oom;
 	w->set = set;
 	w->base = base;
+	w->now = base;
 	w->end = sb_time_add(base, horizon);
 	w->n = sb_bucket_set_nodes(set);
 	nodes = sb_bucket_set_node_array(set);
@@ -278,6 +296,32 @@ int sb_will_run_refresh_node(sb_will_run_t *w, size_t node, int64_t until)
 		return -1;
 	}
 	return _from_node(w, node, &until);
+}
+
+int sb_will_run_advance(sb_will_run_t *w, int64_t now,
+			const int64_t *busy_until)
+{
+	size_t i, changed = 0;
+	int64_t u;
+	bool down;
+
+	if (!w || now < w->now || now >= w->end) {
+		errno = EINVAL;
+		return -1;
+	}
+	w->now = now;
+	for (i = 0; i < w->n; i++) {
+		const struct wr_node *nd = &w->nodes[i];
+
+		_node_target(w, i, busy_until ? &busy_until[i] : &nd->until,
+			     &u, &down);
+		if (u == nd->until && down == nd->down)
+			continue;
+		if (_update(w, i, u, down, nd->nwin) < 0)
+			return -1;
+		changed++;
+	}
+	return changed > INT_MAX ? INT_MAX : (int) changed;
 }
 
 int sb_will_run_set_down(sb_will_run_t *w, size_t node, bool down)
@@ -865,7 +909,8 @@ int sb_will_run_check(const sb_will_run_t *w)
 		errno = EINVAL;
 		return -1;
 	}
-	if (w->base < 0 || w->end <= w->base ||
+	if (w->base < 0 || w->end <= w->base || w->now < w->base ||
+	    w->now >= w->end ||
 	    w->n != sb_bucket_set_nodes(w->set))
 		goto bad;
 	for (i = 0; i < w->n; i++) {

@@ -74,6 +74,8 @@
  *   state      sb_will_run_set_busy O(r log r) one node's running jobs
  *              sb_will_run_refresh_node O(r log r) one node again
  *                                   from the set's node (its state)
+ *              sb_will_run_advance  O(N + k r log r) to a later now,
+ *                                   k nodes whose busy time changes
  *              sb_will_run_set_down O(r log r)
  *              sb_will_run_reserve  O(r log r) a window on one node
  *              sb_will_run_clear_windows O(r log r) drop a node's windows
@@ -85,12 +87,12 @@
  *              sb_will_run_result_fini O(C)
  *   invariant  sb_will_run_check    O(N r log r)
  *
- * Errors: -1 with errno; a failed call changes nothing. EINVAL (NULL
- * argument, bad request per sb_request_check(), required nodes or
- * contiguous, a bitmap of the wrong size, now outside the horizon, a
- * window outside it, base < 0), ENOENT (the job can never start before
- * the end of the horizon on the allowed nodes: too few matching nodes,
- * or no gap long enough), ENOMEM.
+ * Errors: -1 with errno; a failed call changes nothing (but
+ * sb_will_run_advance() on ENOMEM). EINVAL (NULL argument, bad request
+ * per sb_request_check(), required nodes or contiguous, a bitmap of the
+ * wrong size, now outside the horizon, a window outside it, base < 0),
+ * ENOENT (the job can never start before the end of the horizon on the
+ * allowed nodes: too few matching nodes, or no gap long enough), ENOMEM.
  *
  * Times are int64_t seconds >= 0; start + limit clamps at INT64_MAX
  * (SB_TIME_INFINITE), never wraps: a job without a time limit needs its
@@ -132,7 +134,8 @@ typedef struct {
  *   - busy from base until @busy_until[i] when busy_until is not NULL
  *     (a time <= base: no running job; SB_TIME_INFINITE: no limit); a node
  *     that runs jobs (state ALLOCATED or run_jobs > 0) is busy at least
- *     until base + 1, as select/linear treats jobs past their end time;
+ *     until base + 1 (after sb_will_run_advance(), its now + 1), as
+ *     select/linear treats jobs past their end time;
  *     with busy_until NULL, such a node is busy to the end of the horizon;
  *   - its busy windows (node.h, reservations) clipped to the horizon.
  * Returns the plan, or NULL with errno EINVAL (set NULL, base < 0,
@@ -162,6 +165,28 @@ int sb_will_run_set_busy(sb_will_run_t *w, size_t node, int64_t until);
  * of range) or ENOMEM.
  */
 int sb_will_run_refresh_node(sb_will_run_t *w, size_t node, int64_t until);
+
+/*
+ * Bring a kept plan to @now, a later moment than the one it stands at
+ * (its base, or the @now of the last call): node i's running jobs end at
+ * @busy_until[i] (NULL: as the plan has them), its state in the set's
+ * node array decides whether it is down or runs jobs, and a node that
+ * runs jobs whose end is not after @now is busy until @now + 1 (the rule
+ * sb_will_run_create() applies at base). Windows are kept. From then on
+ * a query at @now or later answers as one on a plan created at @now from
+ * the same nodes, @busy_until and windows would: the time between base
+ * and @now is in the past of every query. Nodes whose busy time or down
+ * flag do not change are not touched, so bringing a plan one second
+ * further costs a pass over the nodes, where creating it again costs a
+ * busy set per node (and the caller's own pass over its jobs).
+ * Returns how many nodes changed (their busy time or down flag), or -1
+ * with errno EINVAL (w NULL, @now before the moment the plan stands at or
+ * at/after the end of its horizon: nothing changed) or ENOMEM (some nodes
+ * were brought forward and others not: destroy the plan).
+ * O(N + k r log r), k nodes changed.
+ */
+int sb_will_run_advance(sb_will_run_t *w, int64_t now,
+			const int64_t *busy_until);
 
 /* Mark @node down (never free) or up; other state is kept. As above. */
 int sb_will_run_set_down(sb_will_run_t *w, size_t node, bool down);

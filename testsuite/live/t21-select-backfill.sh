@@ -59,14 +59,39 @@ sb_check "sbatch --test-only answers from WILL_RUN ($out)" \
 out=$(sbatch --test-only -N9 -t 1 --wrap true 2>&1)
 sb_check "sbatch --test-only refuses 9 of 8 nodes" \
 	grep -qi "not available\|node count" <<<"$out"
+
+# a running job's longer time limit reaches no select call: the kept plan
+# sees it when it is brought forward at the next second
+mark=$(wc -l <"$LOG")
+scontrol update JobId="$blocker" TimeLimit=7
+end2=$(_epoch "$(_field "$blocker" EndTime)")
+_moved() {
+	local s
+	s=$(squeue -h --start -j "$top" -o %S)
+	[ -n "$s" ] && [ "$s" != N/A ] && [ "$(_epoch "$s")" -ge "$end2" ]
+}
+sb_check "the running job's time limit goes from 5 to 7 minutes" \
+	test "$end2" -ge $((end + 120))
+sb_check "... and the top job's planned start follows it" sb_wait_for 30 _moved
+start2=$(_epoch "$(squeue -h --start -j "$top" -o %S)")
+sb_check "... to the new end ($((start2 - end2)) s after it)" \
+	test "$start2" -le $((end2 + 2))
+sb_check "... and the 20-minute job still waits" _pending "$long"
 scancel "$blocker" "$top" "$short" "$long"
 sb_check "the queue empties" sb_wait_for 60 sb_queue_empty
-# WILL_RUN's plan is kept for its second and follows the jobs that start;
-# DebugFlags=SelectType checks a kept plan against the job list
+# WILL_RUN's plan is kept and follows the jobs that start; a new second
+# or jobs that end bring it forward from the job list. DebugFlags=SelectType
+# checks a plan kept within a second against the job list (before the
+# time limit changed: within that second it is the one expected
+# difference) and a plan brought forward with the invariant checker
 sb_check "a job start was applied to WILL_RUN's kept plan" \
 	grep -q "starts: its nodes are busy until .* in WILL_RUN's kept plan" "$LOG"
+sb_check "the kept plan was brought forward (a new second, jobs that ended)" \
+	grep -q "WILL_RUN's kept plan brought to [0-9]*: [0-9]* nodes changed" "$LOG"
 sb_check_eq "every kept plan held the running jobs' ends" "" \
-	grep "WILL_RUN's kept plan has node" "$LOG"
+	sh -c "head -n $mark '$LOG' | grep \"WILL_RUN's kept plan has node\""
+sb_check_eq "every plan brought forward passed its check" "" \
+	grep "fails its check" "$LOG"
 
 # ---- preemption: a low-priority partition's job yields its nodes ---------
 sb_ctld_stop

@@ -443,6 +443,144 @@ START_TEST(test_random_oracle)
 }
 END_TEST
 
+/* The oracle's truth of node @i at @now, sb_will_run_create()'s rules. */
+static void _truth_at(_cl_t *cl, size_t i, const int64_t *bu, int64_t now)
+{
+	const sb_node_t *n = &cl->nodes[i];
+	_truth_t *t = &cl->t[i];
+
+	t->down = n->state == SB_NODE_DOWN || n->state == SB_NODE_DRAINED;
+	t->until = bu[i];
+	if ((n->state == SB_NODE_ALLOCATED || n->run_jobs) && t->until <= now)
+		t->until = now + 1;
+}
+
+/*
+ * A plan kept from second to second, as select/bucket keeps WILL_RUN's:
+ * created at base, then brought forward with sb_will_run_advance() while
+ * nodes change state and their jobs' ends move (a time limit changed, a
+ * job ended, a job past its end). After each step, every query at now or
+ * later answers as the oracle does and exactly as a plan created afresh
+ * at now from the same nodes and ends: same start, same nodes.
+ */
+START_TEST(test_random_advance)
+{
+	static const char *policies[] = { "FIRSTAVAILABLE", "MINRESOURCE",
+					  "LASTAVAILABLE" };
+	sb_test_rng_t g;
+	unsigned long queries = 0, nevers = 0, laters = 0, past = 0;
+
+	sb_test_rng_seed(&g, 20261128);
+	for (_case = 0; _case < 3000; _case++) {
+		_cl_t cl;
+		int64_t *bu = NULL, now;
+		sb_bucket_set_t *set;
+		sb_will_run_t *w;
+		sb_policy_t pol;
+		size_t i, step, nsteps = 1 + sb_test_rng_below(&g, 5);
+
+		/* Every node's jobs' end is known, as the plugin has them. */
+		for (;;) {
+			_make_cluster(&g, &cl, &bu);
+			if (bu)
+				break;
+			for (i = 0; i < cl.n; i++)
+				sb_node_fini(&cl.nodes[i]);
+		}
+		REQ(!sb_policy_init(&pol, policies[sb_test_rng_below(&g, 3)],
+				    NULL, NULL, NULL));
+		REQ((set = sb_bucket_set_create(cl.nodes, cl.n, cl.base)));
+		REQ((w = sb_will_run_create(set, cl.base, cl.end == INT64_MAX ?
+					    INT64_MAX : cl.end - cl.base,
+					    bu)));
+		/* Not back in time, nor to the end of the horizon. */
+		REQ(sb_will_run_advance(w, cl.base - 1, bu) == -1 &&
+		    errno == EINVAL);
+		REQ(sb_will_run_advance(w, cl.end, bu) == -1 &&
+		    errno == EINVAL);
+		now = cl.base;
+		for (step = 0; step < nsteps; step++) {
+			sb_will_run_t *fresh;
+			size_t q;
+
+			now += sb_test_rng_range(&g, 0, 4);
+			/* Some nodes change, in the set; their ends in bu. */
+			for (q = sb_test_rng_below(&g, 3); q > 0; q--) {
+				uint64_t k = sb_test_rng_below(&g, 5);
+
+				i = sb_test_rng_below(&g, cl.n);
+				cl.nodes[i].state = k == 0 ? SB_NODE_DOWN :
+					k == 1 ? SB_NODE_DRAINED :
+					k == 2 ? SB_NODE_ALLOCATED :
+					SB_NODE_IDLE;
+				cl.nodes[i].run_jobs = (k == 3);
+				REQ(!sb_bucket_set_update(set, i));
+			}
+			for (q = sb_test_rng_below(&g, 3); q > 0; q--) {
+				i = sb_test_rng_below(&g, cl.n);
+				bu[i] = sb_test_rng_range(&g, 0, 25);
+			}
+			REQ(sb_will_run_advance(w, now, bu) >= 0);
+			REQ(!sb_will_run_check(w));
+			/* Nothing left to bring forward at the same now. */
+			REQ(sb_will_run_advance(w, now, bu) == 0);
+			REQ(sb_will_run_advance(w, now, NULL) == 0);
+			for (i = 0; i < cl.n; i++) {
+				_truth_at(&cl, i, bu, now);
+				past += cl.t[i].until == now + 1 &&
+					bu[i] <= now;
+			}
+			REQ((fresh = sb_will_run_create(set, now,
+				cl.end == INT64_MAX ? INT64_MAX :
+				cl.end - now, bu)));
+			for (q = 0; q < 3; q++) {
+				sb_request_t r;
+				sb_will_run_result_t res, res2;
+				int64_t at = now + sb_test_rng_range(&g, 0, 3);
+				int64_t want;
+				size_t var = 0;
+				int rc, rc2;
+
+				_make_request(&g, &cl, &r);
+				want = _oracle(&cl, &r, NULL, at, &var);
+				rc = sb_will_run_query(w, &r, &pol, NULL, at,
+						       &res);
+				rc2 = sb_will_run_query(fresh, &r, &pol, NULL,
+							at, &res2);
+				queries++;
+				REQ(rc == rc2);
+				if (want < 0) {
+					REQ(rc == -1 && errno == ENOENT);
+					nevers++;
+				} else {
+					REQ(rc == 0);
+					REQ(res.start == want);
+					_verify(&cl, &r, NULL, at, &res);
+					REQ(_same(&res, &res2));
+					laters += res.start > at;
+				}
+				sb_will_run_result_fini(&res);
+				sb_will_run_result_fini(&res2);
+				sb_request_fini(&r);
+			}
+			sb_will_run_destroy(fresh);
+		}
+		sb_will_run_destroy(w);
+		sb_bucket_set_destroy(set);
+		for (i = 0; i < cl.n; i++)
+			sb_node_fini(&cl.nodes[i]);
+		free(bu);
+	}
+	ck_assert_uint_ge(queries, 9000);
+	ck_assert_uint_gt(nevers, 300);
+	ck_assert_uint_gt(laters, 1000);
+	ck_assert_uint_gt(past, 1000);
+	printf("will_run advance: %lu queries, %lu later, %lu never, "
+	       "%lu nodes past their jobs' end\n", queries, laters, nevers,
+	       past);
+}
+END_TEST
+
 /*
  * Medium clusters (10-80 nodes, up to 6 buckets), one-chunk requests, and
  * mostly running jobs only, where the answer comes from a selection
@@ -740,6 +878,7 @@ int main(void)
 	tcase_add_test(tc, test_hand_cases);
 	tcase_add_test(tc, test_busy_later_first);
 	tcase_add_test(tc, test_random_oracle);
+	tcase_add_test(tc, test_random_advance);
 	tcase_add_test(tc, test_random_single_chunk);
 	suite_add_tcase(s, tc);
 	return sb_test_run(s);

@@ -123,6 +123,12 @@ extern void state_plan_drop(void)
 	sb_will_run_destroy(s->plan);
 	s->plan = NULL;
 	xfree(s->plan_until);
+	s->plan_behind = false;
+}
+
+extern void state_plan_behind(void)
+{
+	bucket_state.plan_behind = true;
 }
 
 /*
@@ -412,7 +418,7 @@ static sb_will_run_t *_plan_build(time_t now, const void *skip_resv,
 /*
  * DebugFlags=SelectType: does the kept plan hold every running job's end
  * as the job list has them now? A time limit changed within the second
- * is the one difference expected (logged, and the plan built again).
+ * is the one difference expected (logged, and the plan brought forward).
  */
 static bool _plan_kept_right(void)
 {
@@ -423,7 +429,7 @@ static bool _plan_kept_right(void)
 
 	for (i = 0; i < s->n; i++)
 		if (fresh[i] != s->plan_until[i]) {
-			log_flag(SELECT_TYPE, "WILL_RUN's kept plan has node %s busy until %"PRId64", its jobs until %"PRId64": built again",
+			log_flag(SELECT_TYPE, "WILL_RUN's kept plan has node %s busy until %"PRId64", its jobs until %"PRId64": brought forward",
 				 node_record_table_ptr[i] ?
 				 node_record_table_ptr[i]->name : "?",
 				 s->plan_until[i], fresh[i]);
@@ -432,6 +438,42 @@ static bool _plan_kept_right(void)
 		}
 	xfree(fresh);
 	return same;
+}
+
+/*
+ * Bring the kept plan to @now: each node's running jobs' end from the job
+ * list, its state from the model. Only the nodes whose end or state
+ * changed are planned again (sb_will_run_advance()), so the plan answers
+ * as one built at @now. 0, or -1 (logged when not a clock step back):
+ * build it again.
+ */
+static int _plan_catch_up(time_t now)
+{
+	bucket_state_t *s = &bucket_state;
+	int64_t *fresh = _busy_until();
+	int changed;
+
+	if ((changed = sb_will_run_advance(s->plan, now, fresh)) < 0) {
+		if (errno != EINVAL)
+			error(BUCKET_PFX "cannot bring WILL_RUN's plan to %ld: %m",
+			      (long) now);
+		xfree(fresh);
+		return -1;
+	}
+	xfree(s->plan_until);
+	s->plan_until = fresh;
+	s->plan_now = now;
+	s->plan_behind = false;
+	if (!(slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE))
+		return 0;
+	if (sb_will_run_check(s->plan) < 0) {
+		error(BUCKET_PFX "WILL_RUN's plan brought to %ld fails its check: %m",
+		      (long) now);
+		return -1;
+	}
+	log_flag(SELECT_TYPE, "WILL_RUN's kept plan brought to %ld: %d nodes changed",
+		 (long) now, changed);
+	return 0;
 }
 
 extern sb_will_run_t *state_plan(time_t now, const void *skip_resv,
@@ -444,13 +486,18 @@ extern sb_will_run_t *state_plan(time_t now, const void *skip_resv,
 		return NULL;
 	if (skip_resv)
 		return (*own = _plan_build(now, skip_resv, NULL));
-	if (s->plan && (s->plan_base == (int64_t) now) &&
+	if (s->plan && (s->plan_now == (int64_t) now) && !s->plan_behind &&
 	    (!(slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE) ||
 	     _plan_kept_right()))
 		return s->plan;
+	if (s->plan && (_plan_catch_up(now) == 0))
+		return s->plan;
 	state_plan_drop();
 	s->plan = _plan_build(now, NULL, &s->plan_until);
-	s->plan_base = now;
+	s->plan_now = now;
+	if (s->plan)
+		log_flag(SELECT_TYPE, "WILL_RUN's plan built at %ld",
+			 (long) now);
 	return s->plan;
 }
 

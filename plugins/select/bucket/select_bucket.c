@@ -265,7 +265,7 @@ extern int select_p_job_begin(job_record_t *job_ptr)
 static void _jobs_changed(void)
 {
 	slurm_mutex_lock(&bucket_lock);
-	state_plan_drop();
+	state_plan_behind();
 	slurm_mutex_unlock(&bucket_lock);
 }
 

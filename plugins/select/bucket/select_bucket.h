@@ -99,14 +99,17 @@ typedef struct {
 	int64_t next_window;		/* earliest reservation start ahead */
 	bool stale;			/* a node's signature changed */
 	/*
-	 * WILL_RUN's plan, kept for the second it was built in: a job that
+	 * WILL_RUN's plan, kept while the cluster changes: a job that
 	 * starts and a node that changes are applied to it (state_job_begin,
-	 * _sync_nodes); a job that ends, is suspended, resumed or resized,
-	 * a reservation or a rebuilt model drop it (state_plan_drop).
+	 * _sync_nodes); a new second, or a job that ends, is suspended,
+	 * resumed or resized (state_plan_behind), brings it forward from the
+	 * job list (sb_will_run_advance); a reservation or a rebuilt model
+	 * drop it (state_plan_drop).
 	 */
 	sb_will_run_t *plan;
 	int64_t *plan_until;		/* per node, its running jobs' end */
-	int64_t plan_base;
+	int64_t plan_now;		/* the second it stands at */
+	bool plan_behind;		/* jobs changed since */
 } bucket_state_t;
 
 extern pthread_mutex_t bucket_lock;
@@ -299,14 +302,19 @@ extern void state_audit_forget(void);
 
 /*
  * WILL_RUN's plan at @now: each node busy until the last running job on
- * it ends, reservations, down nodes. Kept for the second it was built in
- * (then built again, O(jobs N / 64 + N r log r)), kept in step with the
- * jobs that start (state_job_begin) and the nodes that change. A running
- * job's new time limit is seen when the second changes: slurmctld tells
- * the select plugin nothing of it. With DebugFlags=SelectType a kept plan
- * is checked against the job list first. @skip_resv: a reservation the
- * job runs in (its nodes are no obstacle to it; the plan is then built
- * for this call only and returned in *@own, for the caller to destroy).
+ * it ends, reservations, down nodes. Built once (O(jobs N / 64 +
+ * N r log r)) and kept: in step with the jobs that start
+ * (state_job_begin) and the nodes that change, and brought forward from
+ * the job list when the second changes or jobs ended, were suspended,
+ * resumed or resized (state_plan_behind): O(jobs N / 64 + N + changed
+ * nodes x r log r), no busy set built again for a node that did not
+ * change. A running job's new time limit is seen when the second
+ * changes: slurmctld tells the select plugin nothing of it. With
+ * DebugFlags=SelectType a plan kept within a second is checked against
+ * the job list first and one brought forward by the invariant checker.
+ * @skip_resv: a reservation the job runs in (its nodes are no obstacle
+ * to it; the plan is then built for this call only and returned in
+ * *@own, for the caller to destroy).
  */
 extern sb_will_run_t *state_plan(time_t now, const void *skip_resv,
 				 sb_will_run_t **own);
@@ -320,8 +328,15 @@ extern void state_job_begin(job_record_t *job_ptr);
 
 /*
  * The running jobs changed in a way the plan is not kept in step with (a
- * job ended, was suspended, resumed or resized): the next WILL_RUN builds
- * it again. Under bucket_lock. O(plan).
+ * job ended, was suspended, resumed or resized): the next WILL_RUN brings
+ * the kept plan forward from the job list first. Under bucket_lock. O(1).
+ */
+extern void state_plan_behind(void);
+
+/*
+ * Forget the kept plan (reservations changed, the model is rebuilt, the
+ * plan cannot be kept): the next WILL_RUN builds it again. Under
+ * bucket_lock. O(plan).
  */
 extern void state_plan_drop(void);
 
