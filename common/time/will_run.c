@@ -36,8 +36,8 @@ struct sb_will_run {
 	struct wr_node *nodes;
 	/* Per bucket: nodes with a segment after base (busy-later ones). */
 	size_t *nlater;
-	/* Nodes busy at base, as words (bitmap.h's layout): a query at
-	 * base skips them 64 at a time instead of asking each one. */
+	/* Nodes busy at now, as words (bitmap.h's layout): a query at
+	 * now skips them 64 at a time instead of asking each one. */
 	uint64_t *busy0;
 	/*
 	 * Per node, from its busy set, side by side (a query reads them for
@@ -45,7 +45,7 @@ struct sb_will_run {
 	 * free_from, the end of its last window (base without one): free
 	 * from then on; maxgap, its longest free gap before that (from
 	 * base); last_start, _last_start(); held0, the end of the window
-	 * holding base (base without one): not free before then.
+	 * holding now (now without one): not free before then.
 	 */
 	int64_t *free_from, *maxgap, *last_start, *held0;
 };
@@ -92,13 +92,21 @@ static bool _has_later(const struct wr_node *nd, int64_t base)
 	return _last_start(nd) > base;
 }
 
-/* Is the node busy at @base (its first window holds it)? */
-static bool _busy_at_base(const struct wr_node *nd, int64_t base)
+/*
+ * The end of the node's window holding @t, or @t when it is free at @t.
+ * Its windows before @t are few (the running jobs' one, a reservation
+ * over), so a walk from the first. O(windows before t).
+ */
+static int64_t _held_at(const struct wr_node *nd, int64_t t)
 {
 	const sb_busy_set_t *b = &nd->busy;
-	const sb_window_t *w = b->n ? sb_busy_set_windows(b) : NULL;
+	const sb_window_t *v = b->n ? sb_busy_set_windows(b) : NULL;
+	size_t k;
 
-	return w && w[0].start <= base && w[0].end > base;
+	for (k = 0; k < b->n && v[k].start <= t; k++)
+		if (v[k].end > t)
+			return v[k].end;
+	return t;
 }
 
 /* Node @i's free_from, maxgap, last_start and held0, from its busy
@@ -120,7 +128,7 @@ static void _summarise(const sb_will_run_t *w, size_t i, int64_t *free_from,
 	*free_from = prev;
 	*maxgap = g;
 	*last_start = _last_start(&w->nodes[i]);
-	*held0 = b->n && v[0].start <= w->base ? v[0].end : w->base;
+	*held0 = _held_at(&w->nodes[i], w->now);
 }
 
 /* Give node @i the busy set @busy (taken over), keeping nlater, busy0
@@ -137,12 +145,12 @@ static void _set_busy(sb_will_run_t *w, size_t i, sb_busy_set_t busy)
 	nd->busy = busy;
 	if (_has_later(nd, w->base))
 		w->nlater[b]++;
-	if (_busy_at_base(nd, w->base))
+	_summarise(w, i, &w->free_from[i], &w->maxgap[i], &w->last_start[i],
+		   &w->held0[i]);
+	if (w->held0[i] > w->now)
 		w->busy0[i / 64] |= bit;
 	else
 		w->busy0[i / 64] &= ~bit;
-	_summarise(w, i, &w->free_from[i], &w->maxgap[i], &w->last_start[i],
-		   &w->held0[i]);
 }
 
 /* Rebuild node @i's segments for a proposed state; 0 or -1 (ENOMEM). */
@@ -298,6 +306,18 @@ int sb_will_run_refresh_node(sb_will_run_t *w, size_t node, int64_t until)
 	return _from_node(w, node, &until);
 }
 
+/* Node @i's held0 and busy0 bit at the plan's now, its set unchanged. */
+static void _at_now(sb_will_run_t *w, size_t i)
+{
+	uint64_t bit = (uint64_t) 1 << (i % 64);
+
+	w->held0[i] = _held_at(&w->nodes[i], w->now);
+	if (w->held0[i] > w->now)
+		w->busy0[i / 64] |= bit;
+	else
+		w->busy0[i / 64] &= ~bit;
+}
+
 int sb_will_run_advance(sb_will_run_t *w, int64_t now,
 			const int64_t *busy_until)
 {
@@ -315,8 +335,10 @@ int sb_will_run_advance(sb_will_run_t *w, int64_t now,
 
 		_node_target(w, i, busy_until ? &busy_until[i] : &nd->until,
 			     &u, &down);
-		if (u == nd->until && down == nd->down)
+		if (u == nd->until && down == nd->down) {
+			_at_now(w, i);
 			continue;
+		}
 		if (_update(w, i, u, down, nd->nwin) < 0)
 			return -1;
 		changed++;
@@ -432,8 +454,8 @@ static int64_t _wend(const _q_t *q, int64_t s)
 	return e <= q->w->end ? e : -1;
 }
 
-/* Is node @i free over [@s, @e) (s >= base, e > s)? Inside the window
- * holding base it is not, past its last window it is: a word, not a
+/* Is node @i free over [@s, @e) (s >= now, e > s)? Inside the window
+ * holding now it is not, past its last window it is: a word, not a
  * search. */
 static bool _free(const sb_will_run_t *w, size_t i, int64_t s, int64_t e)
 {
@@ -479,9 +501,9 @@ static _walk_t _allowed(_q_t *q, size_t b)
 	return _walk(q->bw, q->nw);
 }
 
-/* _allowed() without the nodes busy at base: those that may be free for
- * a start at base. O(N / 64). */
-static _walk_t _allowed_at_base(_q_t *q, size_t b)
+/* _allowed() without the nodes busy at now: those that may be free for
+ * a start at now. O(N / 64). */
+static _walk_t _allowed_at_now(_q_t *q, size_t b)
 {
 	size_t k;
 
@@ -508,8 +530,8 @@ static void _caps_at(_q_t *q, int64_t s, uint64_t *cap)
 		return;
 	for (j = 0; j < q->f.nord; j++) {
 		b = q->f.order[j];
-		/* a node busy at base is not free for a start there */
-		for (it = s == q->w->base ? _allowed_at_base(q, b) :
+		/* a node busy at now is not free for a start there */
+		for (it = s == q->w->now ? _allowed_at_now(q, b) :
 		     _allowed(q, b); _walk_next(&it, &i);) {
 			if (q->f.nc == 1 && sum >= q->f.total)
 				return;
@@ -765,7 +787,7 @@ static int _pick(_q_t *q, int64_t s, sb_bitmap_t **res)
 	memset(q->f.cap, 0, q->f.nb * sizeof(*q->f.cap));
 	for (j = 0; e >= 0 && j < q->f.nord; j++) {
 		b = q->f.order[j];
-		for (it = s == q->w->base ? _allowed_at_base(q, b) :
+		for (it = s == q->w->now ? _allowed_at_now(q, b) :
 		     _allowed(q, b); _walk_next(&it, &i);)
 			if (_free(q->w, i, s, e)) {
 				q->fw[i / 64] |= (uint64_t) 1 << (i % 64);
@@ -829,7 +851,7 @@ int sb_will_run_query(const sb_will_run_t *w, const sb_request_t *r,
 		memset(out, 0, sizeof(*out));
 	if (!w || !r || !p || !out || sb_request_check(r, w->n) ||
 	    (r->required && !sb_bitmap_empty(r->required)) ||
-	    r->contiguous || now < w->base || now >= w->end ||
+	    r->contiguous || now < w->now || now >= w->end ||
 	    (allowed && sb_bitmap_size(allowed) != w->n) ||
 	    r->time_limit < 1) {
 		errno = EINVAL;
@@ -942,7 +964,7 @@ int sb_will_run_check(const sb_will_run_t *w)
 		int64_t ff, mg, ls, h0;
 
 		if (!!(w->busy0[i / 64] & ((uint64_t) 1 << (i % 64))) !=
-		    _busy_at_base(&w->nodes[i], w->base))
+		    (_held_at(&w->nodes[i], w->now) > w->now))
 			goto bad;
 		_summarise(w, i, &ff, &mg, &ls, &h0);
 		if (ff != w->free_from[i] || mg != w->maxgap[i] ||

@@ -41,9 +41,10 @@
  *     sum for one chunk), O(M log M + openings x assignment).
  * One pass either way, instead of select/linear's "end running jobs one at
  * a time and place again" (O(jobs x N)). Each node's end of its last
- * window, longest gap before it and end of the window holding base are
- * kept side by side with the others, so a node free from its last window
- * on, still busy from base, or whose earlier gaps are all shorter than d
+ * window, longest gap before it and end of the window holding now (the
+ * plan's: base, or sb_will_run_advance()'s) are kept side by side with
+ * the others, so a node free from its last window on, still busy from
+ * now, or whose earlier gaps are all shorter than d
  * (it has one start interval then), costs a word or two in these passes,
  * not a search nor a walk of its set.
  *
@@ -74,7 +75,7 @@
  *   state      sb_will_run_set_busy O(r log r) one node's running jobs
  *              sb_will_run_refresh_node O(r log r) one node again
  *                                   from the set's node (its state)
- *              sb_will_run_advance  O(N + k r log r) to a later now,
+ *              sb_will_run_advance  O(N w + k r log r) to a later now,
  *                                   k nodes whose busy time changes
  *              sb_will_run_set_down O(r log r)
  *              sb_will_run_reserve  O(r log r) a window on one node
@@ -175,15 +176,18 @@ int sb_will_run_refresh_node(sb_will_run_t *w, size_t node, int64_t until);
  * sb_will_run_create() applies at base). Windows are kept. From then on
  * a query at @now or later answers as one on a plan created at @now from
  * the same nodes, @busy_until and windows would: the time between base
- * and @now is in the past of every query. Nodes whose busy time or down
- * flag do not change are not touched, so bringing a plan one second
- * further costs a pass over the nodes, where creating it again costs a
- * busy set per node (and the caller's own pass over its jobs).
+ * and @now is in the past of every query (a query before @now is
+ * refused). Nodes whose busy time or down flag do not change keep their
+ * busy sets (only which of them are busy at @now is looked at again), so
+ * bringing a plan one second further costs a pass over the nodes, where
+ * creating it again costs a busy set per node (and the caller's own pass
+ * over its jobs).
  * Returns how many nodes changed (their busy time or down flag), or -1
  * with errno EINVAL (w NULL, @now before the moment the plan stands at or
  * at/after the end of its horizon: nothing changed) or ENOMEM (some nodes
  * were brought forward and others not: destroy the plan).
- * O(N + k r log r), k nodes changed.
+ * O(N w + k r log r), k nodes changed, w windows before @now a node has
+ * (a few).
  */
 int sb_will_run_advance(sb_will_run_t *w, int64_t now,
 			const int64_t *busy_until);
@@ -209,9 +213,10 @@ int sb_will_run_reserve(sb_will_run_t *w, size_t node, int64_t start,
 int sb_will_run_clear_windows(sb_will_run_t *w, size_t node);
 
 /*
- * The earliest start >= @now of request @r under policy @p on the nodes
- * in @allowed (NULL: all nodes; otherwise a bitmap of the set's node
- * count) minus r->excluded. On success fills *out (release with
+ * The earliest start >= @now (not before the moment the plan stands at:
+ * its base, or sb_will_run_advance()'s now) of request @r under policy @p
+ * on the nodes in @allowed (NULL: all nodes; otherwise a bitmap of the
+ * set's node count) minus r->excluded. On success fills *out (release with
  * sb_will_run_result_fini()) and returns 0. Returns -1 with errno EINVAL,
  * ENOENT (never, see the top) or ENOMEM; *out is then zeroed. Cost: see
  * the table.
@@ -236,9 +241,10 @@ void sb_will_run_result_fini(sb_will_run_result_t *res);
  * the horizon and equal to the union of its busy time, down flag and
  * windows; each bucket's count of nodes with a segment after base (they
  * are the only possible busy-later ones) is right, and so are the set of
- * nodes busy at base (a query at base skips them a word at a time) and
- * each node's end of its last window, longest gap before it, start of
- * its last window and end of the window holding base.
+ * nodes busy at the plan's now (a query at now skips them a word at a
+ * time) and each node's end of its last window, longest gap before it,
+ * start of its last window and end of the window holding now; now is in
+ * [base, end).
  * Returns 0, or -1 with errno EFAULT (broken), EINVAL or ENOMEM.
  */
 int sb_will_run_check(const sb_will_run_t *w);
