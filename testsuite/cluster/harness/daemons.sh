@@ -139,8 +139,8 @@ sb_pids() { echo "${SB_PIDS[@]}"; }
 # wrap at 32768 here) as somebody else's. A process the harness started
 # is known by its start time (_sb_track), which exec keeps (slurmctld
 # and, from 23.11, slurmd exec themselves again at 'scontrol
-# reconfigure'); any other (a job step) by this cluster's SLURM_CONF in
-# its environment.
+# reconfigure'); any other (a job step) by what it holds of this cluster
+# (_sb_ours).
 #
 # One look can be wrong while a daemon execs itself: when exec() is
 # called from a thread other than the main one (slurmd 24.11's signal
@@ -165,8 +165,24 @@ _sb_running_now() {
 	if [ -n "${SB_PID_T0[$1]:-}" ]; then
 		[ "${21}" = "${SB_PID_T0[$1]}" ]
 	else
-		grep -qzxF "SLURM_CONF=$SLURM_CONF" "/proc/$1/environ" 2>/dev/null
+		_sb_ours "$1"
 	fi
+}
+
+# Is PID (a job step) of this cluster: this cluster's SLURM_CONF in its
+# environment, or a file of SB_DIR open (the slurmd log it inherits)?
+# The environment alone is not enough: from 24.11 on, slurmstepd's
+# process title ("slurmstepd: [7.batch]") is written over the memory
+# /proc/PID/environ shows, and the steps of those series were never
+# found (8 left after a CI run, 2026-11-28).
+_sb_ours() {
+	local f
+	grep -qzxF "SLURM_CONF=$SLURM_CONF" "/proc/$1/environ" 2>/dev/null &&
+		return 0
+	for f in /proc/"$1"/fd/*; do
+		[[ "$(readlink "$f" 2>/dev/null)" == "$SB_DIR"/* ]] && return 0
+	done
+	return 1
 }
 
 # When PID's process started (clock ticks since boot: /proc/PID/stat
@@ -548,7 +564,7 @@ _sb_stop_pids() {
 	SB_PIDS=("${keep[@]}")
 }
 
-# slurmstepd processes are daemons of their own; find ours by SLURM_CONF.
+# slurmstepd processes are daemons of their own; find ours (_sb_ours).
 _sb_our_stepds() {
 	local p
 	for p in $(pgrep -x slurmstepd 2>/dev/null); do
