@@ -80,6 +80,7 @@ extern void state_free(void)
 
 	sb_will_run_destroy(s->plan);
 	xfree(s->plan_until);
+	sb_bitmap_free(s->plan_dirty);
 	sb_bucket_set_destroy(s->set);
 	state_nodes_free(s->nodes, s->n);
 	s->nodes = NULL;
@@ -123,6 +124,8 @@ extern void state_plan_drop(void)
 	sb_will_run_destroy(s->plan);
 	s->plan = NULL;
 	xfree(s->plan_until);
+	sb_bitmap_free(s->plan_dirty);
+	s->plan_dirty = NULL;
 	s->plan_behind = false;
 }
 
@@ -132,16 +135,36 @@ extern void state_plan_behind(void)
 }
 
 /*
- * Node @i changed state: the kept plan takes it again from the model
- * (down, drained, running), its jobs' end as the plan has it.
+ * Node @i changed state or took a job: the kept plan takes it again from
+ * the model (down, drained, running), its jobs' end as plan_until has
+ * it, at the next WILL_RUN (_plan_refresh_dirty). Marked only: the main
+ * scheduler, which starts most jobs and asks no WILL_RUN, pays a bit per
+ * node, and a node that changes again is planned once.
  */
 static void _plan_node(size_t i)
 {
 	bucket_state_t *s = &bucket_state;
 
-	if (s->plan &&
-	    (sb_will_run_refresh_node(s->plan, i, s->plan_until[i]) < 0))
-		state_plan_drop();
+	if (s->plan)
+		(void) sb_bitmap_set(s->plan_dirty, i);
+}
+
+/* Plan the nodes _plan_node() marked. 0, or -1 (the plan is dropped). */
+static int _plan_refresh_dirty(void)
+{
+	bucket_state_t *s = &bucket_state;
+	int64_t i;
+
+	for (i = sb_bitmap_first_set(s->plan_dirty); i >= 0;
+	     i = sb_bitmap_next_set(s->plan_dirty, (size_t) i + 1))
+		if (sb_will_run_refresh_node(s->plan, (size_t) i,
+					     s->plan_until[i]) < 0) {
+			error(BUCKET_PFX "cannot keep WILL_RUN's plan: %m");
+			state_plan_drop();
+			return -1;
+		}
+	sb_bitmap_clear_all(s->plan_dirty);
+	return 0;
 }
 
 /*
@@ -464,6 +487,7 @@ static int _plan_catch_up(time_t now)
 	s->plan_until = fresh;
 	s->plan_now = now;
 	s->plan_behind = false;
+	sb_bitmap_clear_all(s->plan_dirty);	/* every node was compared */
 	if (!(slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE))
 		return 0;
 	if (sb_will_run_check(s->plan) < 0) {
@@ -489,12 +513,18 @@ extern sb_will_run_t *state_plan(time_t now, const void *skip_resv,
 	if (s->plan && (s->plan_now == (int64_t) now) && !s->plan_behind &&
 	    (!(slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE) ||
 	     _plan_kept_right()))
-		return s->plan;
+		return (_plan_refresh_dirty() < 0) ? NULL : s->plan;
 	if (s->plan && (_plan_catch_up(now) == 0))
 		return s->plan;
 	state_plan_drop();
 	s->plan = _plan_build(now, NULL, &s->plan_until);
 	s->plan_now = now;
+	if (s->plan && !(s->plan_dirty = sb_bitmap_alloc(s->n))) {
+		error(BUCKET_PFX "cannot keep WILL_RUN's plan: out of memory");
+		sb_will_run_destroy(s->plan);
+		s->plan = NULL;
+		xfree(s->plan_until);
+	}
 	if (s->plan)
 		log_flag(SELECT_TYPE, "WILL_RUN's plan built at %ld",
 			 (long) now);
@@ -505,7 +535,6 @@ extern void state_job_begin(job_record_t *job_ptr)
 {
 	bucket_state_t *s = &bucket_state;
 	sb_bitmap_t *nodes;
-	int64_t i;
 
 	if (!s->plan)
 		return;
@@ -520,9 +549,8 @@ extern void state_job_begin(job_record_t *job_ptr)
 	if (sb_model_busy_until_add(s->plan_until, s->n, nodes,
 				    (int64_t) job_ptr->end_time) < 0)
 		state_plan_drop();
-	for (i = sb_bitmap_first_set(nodes); s->plan && (i >= 0);
-	     i = sb_bitmap_next_set(nodes, (size_t) i + 1))
-		_plan_node((size_t) i);
+	if (s->plan)	/* _plan_node() for each of them */
+		sb_bitmap_or(s->plan_dirty, nodes);
 	sb_bitmap_free(nodes);
 	if (s->plan)
 		log_flag(SELECT_TYPE, "%pJ starts: its nodes are busy until %ld in WILL_RUN's kept plan",

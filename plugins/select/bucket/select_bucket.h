@@ -100,14 +100,16 @@ typedef struct {
 	bool stale;			/* a node's signature changed */
 	/*
 	 * WILL_RUN's plan, kept while the cluster changes: a job that
-	 * starts and a node that changes are applied to it (state_job_begin,
-	 * _sync_nodes); a new second, or a job that ends, is suspended,
-	 * resumed or resized (state_plan_behind), brings it forward from the
-	 * job list (sb_will_run_advance); a reservation or a rebuilt model
-	 * drop it (state_plan_drop).
+	 * starts and a node that changes are marked in plan_dirty
+	 * (state_job_begin, _sync_nodes) and applied at the next WILL_RUN;
+	 * a new second, or a job that ends, is suspended, resumed or resized
+	 * (state_plan_behind), brings it forward from the job list
+	 * (sb_will_run_advance); a reservation or a rebuilt model drop it
+	 * (state_plan_drop).
 	 */
 	sb_will_run_t *plan;
 	int64_t *plan_until;		/* per node, its running jobs' end */
+	sb_bitmap_t *plan_dirty;	/* nodes to plan again */
 	int64_t plan_now;		/* the second it stands at */
 	bool plan_behind;		/* jobs changed since */
 } bucket_state_t;
@@ -321,8 +323,9 @@ extern sb_will_run_t *state_plan(time_t now, const void *skip_resv,
 
 /*
  * @job_ptr starts (select_p_job_begin): its nodes are busy until its end
- * in the kept plan, as a plan built now would have them. Under
- * bucket_lock. O(N / 64 + its nodes x r log r).
+ * in the kept plan, as a plan built now would have them, from the next
+ * WILL_RUN on (they are marked; it plans them). Under bucket_lock.
+ * O(N / 64 + its nodes).
  */
 extern void state_job_begin(job_record_t *job_ptr);
 
