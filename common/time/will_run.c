@@ -131,13 +131,23 @@ static void _summarise(const sb_will_run_t *w, size_t i, int64_t *free_from,
 	*held0 = _held_at(&w->nodes[i], w->now);
 }
 
+/* Node @i's bit in busy0 from its held0: busy at the plan's now? */
+static void _mark_busy0(sb_will_run_t *w, size_t i)
+{
+	uint64_t bit = (uint64_t) 1 << (i % 64);
+
+	if (w->held0[i] > w->now)
+		w->busy0[i / 64] |= bit;
+	else
+		w->busy0[i / 64] &= ~bit;
+}
+
 /* Give node @i the busy set @busy (taken over), keeping nlater, busy0
  * and the summaries. */
 static void _set_busy(sb_will_run_t *w, size_t i, sb_busy_set_t busy)
 {
 	struct wr_node *nd = &w->nodes[i];
 	size_t b = sb_bucket_of(w->set, i);
-	uint64_t bit = (uint64_t) 1 << (i % 64);
 
 	if (_has_later(nd, w->base))
 		w->nlater[b]--;
@@ -147,10 +157,7 @@ static void _set_busy(sb_will_run_t *w, size_t i, sb_busy_set_t busy)
 		w->nlater[b]++;
 	_summarise(w, i, &w->free_from[i], &w->maxgap[i], &w->last_start[i],
 		   &w->held0[i]);
-	if (w->held0[i] > w->now)
-		w->busy0[i / 64] |= bit;
-	else
-		w->busy0[i / 64] &= ~bit;
+	_mark_busy0(w, i);
 }
 
 /* Rebuild node @i's segments for a proposed state; 0 or -1 (ENOMEM). */
@@ -306,18 +313,6 @@ int sb_will_run_refresh_node(sb_will_run_t *w, size_t node, int64_t until)
 	return _from_node(w, node, &until);
 }
 
-/* Node @i's held0 and busy0 bit at the plan's now, its set unchanged. */
-static void _at_now(sb_will_run_t *w, size_t i)
-{
-	uint64_t bit = (uint64_t) 1 << (i % 64);
-
-	w->held0[i] = _held_at(&w->nodes[i], w->now);
-	if (w->held0[i] > w->now)
-		w->busy0[i / 64] |= bit;
-	else
-		w->busy0[i / 64] &= ~bit;
-}
-
 int sb_will_run_advance(sb_will_run_t *w, int64_t now,
 			const int64_t *busy_until)
 {
@@ -336,7 +331,9 @@ int sb_will_run_advance(sb_will_run_t *w, int64_t now,
 		_node_target(w, i, busy_until ? &busy_until[i] : &nd->until,
 			     &u, &down);
 		if (u == nd->until && down == nd->down) {
-			_at_now(w, i);
+			/* its set stands; only "busy at now" moves */
+			w->held0[i] = _held_at(nd, w->now);
+			_mark_busy0(w, i);
 			continue;
 		}
 		if (_update(w, i, u, down, nd->nwin) < 0)

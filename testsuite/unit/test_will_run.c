@@ -307,6 +307,45 @@ static bool _same(const sb_will_run_result_t *a,
 	return true;
 }
 
+/* The oracle's truth of node @i at @now, sb_will_run_create()'s rules. */
+static void _truth_at(_cl_t *cl, size_t i, const int64_t *bu, int64_t now)
+{
+	const sb_node_t *n = &cl->nodes[i];
+	_truth_t *t = &cl->t[i];
+
+	t->down = n->state == SB_NODE_DOWN || n->state == SB_NODE_DRAINED;
+	t->until = bu[i];
+	if ((n->state == SB_NODE_ALLOCATED || n->run_jobs) && t->until <= now)
+		t->until = now + 1;
+}
+
+/*
+ * Node @i of @cl gets state @k (0 down, 1 drained, 2 allocated, 3 idle
+ * with a job, 4 idle), in the set too.
+ */
+static void _set_state(_cl_t *cl, sb_bucket_set_t *set, size_t i, uint64_t k)
+{
+	sb_node_t *n = &cl->nodes[i];
+
+	n->state = k == 0 ? SB_NODE_DOWN : k == 1 ? SB_NODE_DRAINED :
+		k == 2 ? SB_NODE_ALLOCATED : SB_NODE_IDLE;
+	n->run_jobs = (k == 3);
+	REQ(!sb_bucket_set_update(set, i));
+}
+
+/* Free what a case of the random tests made. */
+static void _case_fini(_cl_t *cl, sb_bucket_set_t *set, sb_will_run_t *w,
+		       int64_t *bu)
+{
+	size_t i;
+
+	sb_will_run_destroy(w);
+	sb_bucket_set_destroy(set);
+	for (i = 0; i < cl->n; i++)
+		sb_node_fini(&cl->nodes[i]);
+	free(bu);
+}
+
 /*
  * A plan kept while the cluster changes, as select/bucket keeps its own:
  * one node of @cl gets another state and end of its jobs, in the set and
@@ -317,22 +356,12 @@ static void _change_node(sb_test_rng_t *g, _cl_t *cl, sb_bucket_set_t *set,
 			 sb_will_run_t *w, int64_t *bu)
 {
 	size_t i = sb_test_rng_below(g, cl->n);
-	sb_node_t *n = &cl->nodes[i];
-	_truth_t *t = &cl->t[i];
-	uint64_t k = sb_test_rng_below(g, 5);
 
-	n->state = k == 0 ? SB_NODE_DOWN : k == 1 ? SB_NODE_DRAINED :
-		k == 2 ? SB_NODE_ALLOCATED : SB_NODE_IDLE;
-	n->run_jobs = (k == 3);
-	REQ(!sb_bucket_set_update(set, i));
+	_set_state(cl, set, i, sb_test_rng_below(g, 5));
 	bu[i] = sb_test_rng_below(g, 8) ? sb_test_rng_range(g, 0, 25) :
 		INT64_MAX;
 	REQ(!sb_will_run_refresh_node(w, i, bu[i]));
-	t->down = n->state == SB_NODE_DOWN || n->state == SB_NODE_DRAINED;
-	t->until = bu[i];
-	if ((n->state == SB_NODE_ALLOCATED || n->run_jobs) &&
-	    t->until <= cl->base)
-		t->until = cl->base + 1;
+	_truth_at(cl, i, bu, cl->base);
 }
 
 START_TEST(test_random_oracle)
@@ -425,11 +454,7 @@ START_TEST(test_random_oracle)
 				refreshes++;
 			}
 		}
-		sb_will_run_destroy(w);
-		sb_bucket_set_destroy(set);
-		for (i = 0; i < cl.n; i++)
-			sb_node_fini(&cl.nodes[i]);
-		free(bu);
+		_case_fini(&cl, set, w, bu);
 	}
 	/* The mix must exercise every outcome. */
 	ck_assert_uint_ge(queries, 10000);
@@ -442,18 +467,6 @@ START_TEST(test_random_oracle)
 	       commits, refreshes);
 }
 END_TEST
-
-/* The oracle's truth of node @i at @now, sb_will_run_create()'s rules. */
-static void _truth_at(_cl_t *cl, size_t i, const int64_t *bu, int64_t now)
-{
-	const sb_node_t *n = &cl->nodes[i];
-	_truth_t *t = &cl->t[i];
-
-	t->down = n->state == SB_NODE_DOWN || n->state == SB_NODE_DRAINED;
-	t->until = bu[i];
-	if ((n->state == SB_NODE_ALLOCATED || n->run_jobs) && t->until <= now)
-		t->until = now + 1;
-}
 
 /*
  * A plan kept from second to second, as select/bucket keeps WILL_RUN's:
@@ -509,12 +522,7 @@ START_TEST(test_random_advance)
 				uint64_t k = sb_test_rng_below(&g, 5);
 
 				i = sb_test_rng_below(&g, cl.n);
-				cl.nodes[i].state = k == 0 ? SB_NODE_DOWN :
-					k == 1 ? SB_NODE_DRAINED :
-					k == 2 ? SB_NODE_ALLOCATED :
-					SB_NODE_IDLE;
-				cl.nodes[i].run_jobs = (k == 3);
-				REQ(!sb_bucket_set_update(set, i));
+				_set_state(&cl, set, i, k);
 			}
 			for (q = sb_test_rng_below(&g, 3); q > 0; q--) {
 				i = sb_test_rng_below(&g, cl.n);
@@ -565,11 +573,7 @@ START_TEST(test_random_advance)
 			}
 			sb_will_run_destroy(fresh);
 		}
-		sb_will_run_destroy(w);
-		sb_bucket_set_destroy(set);
-		for (i = 0; i < cl.n; i++)
-			sb_node_fini(&cl.nodes[i]);
-		free(bu);
+		_case_fini(&cl, set, w, bu);
 	}
 	ck_assert_uint_ge(queries, 9000);
 	ck_assert_uint_gt(nevers, 300);
