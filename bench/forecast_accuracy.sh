@@ -119,7 +119,7 @@ _history() {
 	done
 	_gone() { ! squeue -h -o %i | grep -qxF -f <(printf '%s\n' "${ids[@]}"); }
 	sb_wait_for 900 _gone || sb_die "the history's jobs did not all end"
-	# what sbucket asks (tools/sbucket_forecast_likely.c), over the hour
+	# what sbucket asks (tools/explain/sbucket_forecast_likely.c), over the hour
 	_acct() {
 		sacct -a -X -n -P -o JobID,State -S "$(date -d '-1 hour' +%FT%T)" \
 			-E "$(date +%FT%T)" 2>&1

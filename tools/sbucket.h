@@ -4,10 +4,10 @@
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Each subcommand lives in tools/sbucket_<name>.c and has the signature of
- * main(): argv[0] is the subcommand name. It returns 0 on success, 1 when
- * the input is bad (after printing one error naming file, line and token
- * to stderr), 2 on a usage error.
+ * Each subcommand lives in tools/verbs/sbucket_<name>.c and has the
+ * signature of main(): argv[0] is the subcommand name. It returns 0 on
+ * success, 1 when the input is bad (after printing one error naming file,
+ * line and token to stderr), 2 on a usage error.
  */
 #ifndef SBUCKET_H
 #define SBUCKET_H

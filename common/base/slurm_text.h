@@ -23,7 +23,7 @@
  * (callers run Slurm's commands with SLURM_TIME_FORMAT=standard); memory
  * a number with an optional K, M, G, T or P suffix (powers of 1024, MB by
  * default). Durations are sbatch's --time forms, which 'sbucket place'
- * already reads (tools/sbucket_input_jobs.h).
+ * already reads (tools/input/sbucket_input_jobs.h).
  *
  * Operations (L = line length, K = fields):
  *   sb_record_parse        O(L)

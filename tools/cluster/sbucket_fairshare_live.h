@@ -41,7 +41,7 @@ int sbucket_fairshare_live_params(int *algorithm, int *levels, long *damp);
  * 'sbucket fairshare --explain=U1,U2' on the live tree and slurmctld's
  * algorithm, printing only which level decides between the two users
  * (@pair is "U1,U2", a user as ACCOUNT/USER when it has several
- * associations). For 'sbucket why' (tools/sbucket_fairshare.c). Returns
+ * associations). For 'sbucket why' (tools/verbs/sbucket_fairshare.c). Returns
  * sbucket's exit status, after printing one error line when not 0.
  */
 int sbucket_fairshare_live_decide(const char *pair);

@@ -10,7 +10,7 @@
  * any job planned before it, and its nodes are then busy for its window.
  *
  * The nodes file is the one of 'sbucket place' (read by
- * tools/sbucket_input_nodes.c); its BusyUntil=T key, the time the jobs
+ * tools/input/sbucket_input_nodes.c); its BusyUntil=T key, the time the jobs
  * running on a busy node end, matters only here.
  *
  * Licences (issue 25). The nodes file's Licenses= line declares them,
