@@ -19,7 +19,9 @@
 #include "replay_priv.h"
 #include "sb_time.h"
 
-/* A job past its limit (kill off) is believed to end this much later. */
+/* A job past its limit (kill off) is believed to run as long again as
+ * it has run, and at least this much longer: a handful of beliefs over
+ * any run, never one a minute. */
 #define PAST_LIMIT_STEP 60
 
 /* ---- names --------------------------------------------------------------- */
@@ -415,8 +417,11 @@ static int _belief(struct sb_replay *r, size_t j)
 				    r->out[j].corrections);
 	if (est < 0)
 		return -1;
-	if (start + est <= r->now)	/* past its limit */
-		est = r->now + PAST_LIMIT_STEP - start;
+	if (start + est <= r->now) {	/* past its limit */
+		int64_t ran = r->now - start;
+
+		est = ran + (ran > PAST_LIMIT_STEP ? ran : PAST_LIMIT_STEP);
+	}
 	if (sb_planner_rem_span(r->plan, s->span) < 0)
 		return -1;
 	if ((s->span = sb_planner_add_span(r->plan, start, est,

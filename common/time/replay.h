@@ -78,7 +78,9 @@
  * than the limit. A running job that is still running at its believed
  * end was under-predicted: its belief is raised (CORRECT_STEPS,
  * sb_rt_correct(), or CORRECT_LIMIT, to its limit at once). A job past
- * its limit (kill off) is believed to end 60 s later, again and again.
+ * its limit (kill off) is believed to run as long again as it has run
+ * (at least 60 s more), again and again: a few beliefs per job, however
+ * long it overruns.
  *
  * Operations (J jobs, Q waiting jobs, R running jobs, A associations,
  * n the planner's points, at most 2 (R + Q) + 1):
