@@ -1,0 +1,753 @@
+/*
+ * sbucket_replay.c - 'sbucket replay': a whole workload (an SWF log or a
+ * site's sacct output) through the product's own engines, under one
+ * configuration or two side by side.
+ *
+ * Copyright (C) 2026 The slurm-buckets authors.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * This file reads the options and the trace, turns the trace into the
+ * replay's jobs (common/time/replay.h), runs it and hands the outcome to
+ * sbucket_replay_print.c and sbucket_replay_chart.c. The options after
+ * --compare make the second configuration, starting from the first.
+ */
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "decimal.h"
+#include "priority_params.h"
+#include "sb_time.h"
+#include "sbucket.h"
+#include "sbucket_input_jobs.h"
+#include "sbucket_input_swf.h"
+#include "sbucket_replay.h"
+#include "shown.h"
+
+#define CMD "replay"
+
+/* Multifactor's weights when none is given (Slurm's are all 0, which
+ * would make every job's priority the same). */
+#define DEF_WEIGHT_AGE 1000
+#define DEF_WEIGHT_FS 10000
+
+static void _usage(FILE *f)
+{
+	fprintf(f,
+"Usage: sbucket replay [OPTIONS] TRACE [--compare OPTIONS]\n"
+"\n"
+"Replay a whole workload through slurm-buckets' own engines: each job of\n"
+"TRACE arrives at its submit time, waits for the scheduler chosen, and\n"
+"runs for its real run time (killed at its time limit when longer, as\n"
+"Slurm does). Print what the users would have seen: waits, bounded\n"
+"slowdown, utilisation, each user's figures and how fairly they fare.\n"
+"TRACE is a log in the Standard Workload Format (.swf, or .swf.gz as the\n"
+"Parallel Workloads Archive ships it; '-' is standard input).\n"
+"\n"
+"The machine and the scheduler:\n"
+"  --procs=N             N interchangeable units (processors, or nodes\n"
+"                        counted whole); default: the log's MaxProcs\n"
+"  --scheduler=S         easy (default: one reservation, for the head of\n"
+"                        the queue), conservative (one for every waiting\n"
+"                        job), or slurm (Slurm's main scheduler, and its\n"
+"                        backfill every bf_interval: bf_max_job_test jobs,\n"
+"                        reservations within bf_window)\n"
+"  --priority=P          fcfs (default: order of arrival) or multifactor\n"
+"                        (Slurm's formula: age, fair share, job size)\n"
+"  --fairshare=ALG       fair_tree (default), level_based or classic: the\n"
+"                        fair share of multifactor (implies it); users and\n"
+"                        accounts (the log's groups) from the trace, shares\n"
+"                        1 each, usage decayed as the replay goes\n"
+"  --set=KEY=VALUE       a slurm.conf setting, as slurm.conf spells it:\n"
+"                        PriorityWeightAge, PriorityWeightFairshare,\n"
+"                        PriorityWeightJobSize (default 1000, 10000 and 0\n"
+"                        when no weight is set), PriorityMaxAge,\n"
+"                        PriorityDecayHalfLife (7-0 each), PriorityCalcPeriod\n"
+"                        (5), PriorityFavorSmall, FairShareDampeningFactor,\n"
+"                        PriorityParameters (priority/bucket's algorithm\n"
+"                        and levels), SchedulerParameters (bf_interval,\n"
+"                        bf_window, bf_resolution, bf_max_job_test)\n"
+"  --predict=WHAT        what the scheduler believes of a run time: limit\n"
+"                        (default: the requested time), user2 (the mean of\n"
+"                        the user's last two runs, capped by the limit:\n"
+"                        Tsafrir, Etsion and Feitelson's), or similar2 (of\n"
+"                        similar jobs first, as 'sbucket forecast')\n"
+"  --correct=HOW         a job that outlives its prediction: steps\n"
+"                        (default: +1, 5, 15, 30 min, 1, 2, 5, 10, 20, 50,\n"
+"                        100 h over the prediction) or limit (at once)\n"
+"  --sjbf                easy: backfill the shortest (believed) job first\n"
+"  --no-kill, --kill     let jobs run past their limit, or not (default)\n"
+"  --no-sjbf             the opposite of --sjbf (after --compare)\n"
+"\n"
+"Output:\n"
+"  --drop-first=PCT      leave the first PCT %% of jobs to end out of the\n"
+"                        averages (1 in Tsafrir et al.'s tables)\n"
+"  --jobs                a line per job: JobId|User|Submit|Start|End|Size|\n"
+"                        Wait (seconds from the trace's start)\n"
+"  --users               each user's jobs, waits and slowdown\n"
+"  --json                one JSON object: {\"summary\": ..., \"jobs\": [...]},\n"
+"                        every job in \"jobs\" (an array of two such\n"
+"                        objects with --compare)\n"
+"  --swf-out=FILE        the replayed schedule as an SWF log\n"
+"  --skip-bad            skip malformed lines of TRACE (and count them)\n"
+"                        instead of stopping at the first\n"
+"  --compare OPTIONS     a second configuration (the first, changed by\n"
+"                        OPTIONS), replayed on the same trace and shown\n"
+"                        beside the first\n"
+"  -h, --help            this text\n"
+"\n"
+"Jobs that never ran (run time -1) or give no processor count are left\n"
+"out, and so are jobs larger than the machine; the summary counts them.\n"
+"A job with no requested time gets its run time as its limit.\n"
+"Exit status: 0, 1 for bad input (one error naming the line and field),\n"
+"2 for usage errors.\n");
+}
+
+enum {
+	O_PROCS = 256, O_SCHED, O_PRIO, O_FS, O_SET, O_PREDICT, O_CORRECT,
+	O_SJBF, O_NO_SJBF, O_KILL, O_NO_KILL, O_DROP, O_JOBS, O_USERS,
+	O_JSON, O_SWF_OUT, O_SKIP_BAD,
+};
+
+static const struct option _opts[] = {
+	{ "procs", required_argument, NULL, O_PROCS },
+	{ "scheduler", required_argument, NULL, O_SCHED },
+	{ "priority", required_argument, NULL, O_PRIO },
+	{ "fairshare", required_argument, NULL, O_FS },
+	{ "set", required_argument, NULL, O_SET },
+	{ "predict", required_argument, NULL, O_PREDICT },
+	{ "correct", required_argument, NULL, O_CORRECT },
+	{ "sjbf", no_argument, NULL, O_SJBF },
+	{ "no-sjbf", no_argument, NULL, O_NO_SJBF },
+	{ "kill", no_argument, NULL, O_KILL },
+	{ "no-kill", no_argument, NULL, O_NO_KILL },
+	{ "drop-first", required_argument, NULL, O_DROP },
+	{ "jobs", no_argument, NULL, O_JOBS },
+	{ "users", no_argument, NULL, O_USERS },
+	{ "json", no_argument, NULL, O_JSON },
+	{ "swf-out", required_argument, NULL, O_SWF_OUT },
+	{ "skip-bad", no_argument, NULL, O_SKIP_BAD },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* What applies to the whole command, not to one configuration. */
+typedef struct {
+	const char *trace;
+	bool jobs, users, json, skip_bad;
+	const char *swf_out;
+	bool weights_set[2];
+} _global_t;
+
+/* ---- --set --------------------------------------------------------------- */
+
+static int _bad_set(const char *key, const char *val, const char *what)
+{
+	char k[SB_SHOWN_BUF], v[SB_SHOWN_BUF];
+
+	fprintf(stderr, "sbucket: --set %s '%s': %s\n",
+		sb_shown(k, sizeof(k), key), sb_shown(v, sizeof(v), val),
+		what);
+	return sbucket_usage_error(CMD, NULL, NULL, NULL);
+}
+
+/* A duration as slurm.conf writes PriorityMaxAge ("7-0", minutes). */
+static int _duration(const char *v, int64_t *secs)
+{
+	if (sbi_parse_time(v, secs) < 0 || *secs == SB_TIME_INFINITE)
+		return -1;
+	return 0;
+}
+
+/* SchedulerParameters: the bf_ options the replay models. */
+static int _sched_params(sbr_conf_t *c, const char *val)
+{
+	char *dup = strdup(val), *save = NULL, *tok;
+	int rc = 0;
+
+	if (!dup) {
+		fprintf(stderr, "sbucket: out of memory\n");
+		return SBUCKET_EXIT_INPUT;
+	}
+	for (tok = strtok_r(dup, ",", &save); tok && !rc;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		uint64_t x;
+
+		if (!eq) {
+			rc = _bad_set("SchedulerParameters", tok,
+				      "want bf_interval=S, bf_window=MIN, "
+				      "bf_resolution=S or bf_max_job_test=N");
+			break;
+		}
+		*eq++ = '\0';
+		if (!strcmp(tok, "bf_interval") &&
+		    !sb_decimal_in(eq, 1, 10800, &x))
+			c->rc.bf_interval = (int64_t) x;
+		else if (!strcmp(tok, "bf_window") &&
+			 !sb_decimal_in(eq, 1, 43200, &x))
+			c->rc.bf_window = (int64_t) x * 60;
+		else if (!strcmp(tok, "bf_resolution") &&
+			 !sb_decimal_in(eq, 1, 3600, &x))
+			c->rc.bf_resolution = (int64_t) x;
+		else if (!strcmp(tok, "bf_max_job_test") &&
+			 !sb_decimal_in(eq, 1, 1000000, &x))
+			c->rc.bf_max_job_test = (size_t) x;
+		else
+			rc = _bad_set(tok, eq, !strncmp(tok, "bf_", 3) &&
+				      (!strcmp(tok, "bf_interval") ||
+				       !strcmp(tok, "bf_window") ||
+				       !strcmp(tok, "bf_resolution") ||
+				       !strcmp(tok, "bf_max_job_test")) ?
+				      "out of Slurm's range (bf_interval "
+				      "1-10800 s, bf_window 1-43200 min, "
+				      "bf_resolution 1-3600 s, bf_max_job_test "
+				      "1-1000000)" :
+				      "not a SchedulerParameters option the "
+				      "replay models (bf_interval, bf_window, "
+				      "bf_resolution, bf_max_job_test)");
+	}
+	free(dup);
+	return rc;
+}
+
+static int _set(sbr_conf_t *c, const char *arg, bool *weights)
+{
+	static const char *const wkeys[] = { "PriorityWeightAge",
+					     "PriorityWeightFairshare",
+					     "PriorityWeightJobSize" };
+	uint32_t *w[] = { &c->rc.weight_age, &c->rc.weight_fs,
+			  &c->rc.weight_js };
+	char key[64];
+	const char *eq = strchr(arg, '='), *val;
+	uint64_t x;
+	int64_t secs;
+	size_t k;
+
+	if (!eq || eq == arg || (size_t) (eq - arg) >= sizeof(key))
+		return sbucket_usage_error(CMD, "--set", arg,
+					   "want KEY=VALUE, a slurm.conf "
+					   "setting");
+	memcpy(key, arg, (size_t) (eq - arg));
+	key[eq - arg] = '\0';
+	val = eq + 1;
+	for (k = 0; k < 3; k++) {
+		if (strcasecmp(key, wkeys[k]))
+			continue;
+		if (sb_decimal_in(val, 0, UINT32_MAX, &x) < 0)
+			return _bad_set(key, val, "not a weight (0-4294967295)");
+		*w[k] = (uint32_t) x;
+		*weights = true;
+		return 0;
+	}
+	if (!strcasecmp(key, "PriorityMaxAge") ||
+	    !strcasecmp(key, "PriorityDecayHalfLife") ||
+	    !strcasecmp(key, "PriorityCalcPeriod")) {
+		bool age = !strcasecmp(key, "PriorityMaxAge");
+		bool calc = !strcasecmp(key, "PriorityCalcPeriod");
+
+		if (_duration(val, &secs) < 0 || ((age || calc) && !secs))
+			return _bad_set(key, val, "not a time (minutes, "
+					"or days-hours:minutes:seconds)");
+		if (age)
+			c->rc.max_age = secs;
+		else if (calc)
+			c->rc.calc_period = secs;
+		else
+			c->rc.half_life = secs;
+		return 0;
+	}
+	if (!strcasecmp(key, "PriorityFavorSmall")) {
+		if (!strcasecmp(val, "yes"))
+			c->rc.favor_small = true;
+		else if (!strcasecmp(val, "no"))
+			c->rc.favor_small = false;
+		else
+			return _bad_set(key, val, "want YES or NO");
+		return 0;
+	}
+	if (!strcasecmp(key, "FairShareDampeningFactor")) {
+		if (sb_decimal_in(val, 1, UINT32_MAX, &x) < 0)
+			return _bad_set(key, val, "not a number >= 1");
+		c->rc.dampening = (uint32_t) x;
+		return 0;
+	}
+	if (!strcasecmp(key, "PriorityParameters")) {
+		sb_priority_params_t pp;
+		char err[SB_PRIO_ERR_MAX];
+
+		if (sb_priority_params_parse(val, &pp, err, sizeof(err)) < 0) {
+			fprintf(stderr, "sbucket: --set: %s\n", err);
+			return sbucket_usage_error(CMD, NULL, NULL, NULL);
+		}
+		c->rc.fs_algorithm = pp.algorithm;
+		c->rc.levels = pp.levels;
+		if (pp.calc_period)
+			c->rc.calc_period = pp.calc_period;
+		c->rc.prio = SB_REPLAY_MULTIFACTOR;
+		return 0;
+	}
+	if (!strcasecmp(key, "SchedulerParameters"))
+		return _sched_params(c, val);
+	return _bad_set(key, val, "not a setting the replay models (see "
+			"'sbucket replay --help')");
+}
+
+/* ---- options ------------------------------------------------------------- */
+
+static int _enum(const char *opt, const char *arg, int v, const char *want,
+		 int *out)
+{
+	if (v < 0)
+		return sbucket_usage_error(CMD, opt, arg, want);
+	*out = v;
+	return 0;
+}
+
+/*
+ * The options of @argv[0..argc) into @c (and, unless @second, @g);
+ * @second: after --compare, only a configuration's options. 0, or an
+ * exit status after the error.
+ */
+static int _options(int argc, char **argv, sbr_conf_t *c, _global_t *g,
+		    bool second)
+{
+	int o, rc, v = 0;
+	uint64_t x;
+
+	optind = 0;
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, ":h", _opts, NULL)) != -1) {
+		const char *name = argv[optind - 1];
+
+		rc = 0;
+		switch (o) {
+		case 'h':
+			if (second)
+				goto global;
+			_usage(stdout);
+			return -1;
+		case O_PROCS:
+			if (sb_decimal_in(optarg, 1, SBI_TRACE_VALUE_MAX,
+					  &x) < 0)
+				return sbucket_usage_error(CMD, "--procs",
+							   optarg,
+							   "is not a number of "
+							   "units >= 1");
+			c->procs = (int64_t) x;
+			break;
+		case O_SCHED:
+			rc = _enum("--scheduler", optarg,
+				   sb_replay_sched_parse(optarg),
+				   "want easy, conservative or slurm", &v);
+			c->rc.sched = (sb_replay_sched_t) v;
+			break;
+		case O_PRIO:
+			rc = _enum("--priority", optarg,
+				   sb_replay_prio_parse(optarg),
+				   "want fcfs or multifactor", &v);
+			c->rc.prio = (sb_replay_prio_t) v;
+			break;
+		case O_FS:
+			v = !strcmp(optarg, "fair_tree") ? SB_FS_FAIR_TREE :
+				!strcmp(optarg, "level_based") ?
+				SB_FS_LEVEL_BASED : !strcmp(optarg, "classic") ?
+				SB_FS_CLASSIC : -1;
+			rc = _enum("--fairshare", optarg, v,
+				   "want fair_tree, level_based or classic",
+				   &c->rc.fs_algorithm);
+			c->rc.prio = SB_REPLAY_MULTIFACTOR;
+			break;
+		case O_SET:
+			rc = _set(c, optarg, &g->weights_set[second]);
+			break;
+		case O_PREDICT:
+			rc = _enum("--predict", optarg,
+				   sb_replay_predict_parse(optarg),
+				   "want limit, user2 or similar2", &v);
+			c->rc.predict = (sb_replay_predict_t) v;
+			break;
+		case O_CORRECT:
+			rc = _enum("--correct", optarg,
+				   sb_replay_correct_parse(optarg),
+				   "want steps or limit", &v);
+			c->rc.correct = (sb_replay_correct_t) v;
+			break;
+		case O_SJBF:
+		case O_NO_SJBF:
+			c->rc.sjbf = o == O_SJBF;
+			break;
+		case O_KILL:
+		case O_NO_KILL:
+			c->rc.kill = o == O_KILL;
+			break;
+		case O_DROP: {
+			char *end;
+			double d;
+
+			errno = 0;
+			d = strtod(optarg, &end);
+			if (errno || end == optarg || *end ||
+			    !(d >= 0.0 && d < 100.0))
+				return sbucket_usage_error(CMD, "--drop-first",
+							   optarg,
+							   "is not a percentage "
+							   "in [0, 100)");
+			c->drop_first = d;
+			break;
+		}
+		case O_JOBS:
+		case O_USERS:
+		case O_JSON:
+		case O_SKIP_BAD:
+			if (second)
+				goto global;
+			if (o == O_JOBS)
+				g->jobs = true;
+			else if (o == O_USERS)
+				g->users = true;
+			else if (o == O_JSON)
+				g->json = true;
+			else
+				g->skip_bad = true;
+			break;
+		case O_SWF_OUT:
+			if (second)
+				goto global;
+			if (!*optarg)
+				return sbucket_usage_error(CMD, name, NULL,
+							   "needs a file");
+			g->swf_out = optarg;
+			break;
+		case ':':
+			return sbucket_usage_error(CMD, name, NULL,
+						   "needs a value");
+		default: {
+			int none = 0;
+
+			return sbucket_operand(CMD, name, NULL, &none, 0);
+		}
+		}
+		if (rc)
+			return rc;
+		continue;
+global:
+		return sbucket_usage_error(CMD, name, NULL,
+					   "goes before --compare: it is not "
+					   "part of a configuration");
+	}
+	for (; optind < argc; optind++) {
+		if (second || g->trace)
+			return sbucket_usage_error(CMD, "trace", argv[optind],
+						   second ? "goes before "
+						   "--compare" :
+						   "is one too many: one trace "
+						   "only");
+		g->trace = argv[optind];
+	}
+	return 0;
+}
+
+/* ---- the jobs of a configuration ----------------------------------------- */
+
+static void _input_fini(sbr_input_t *in)
+{
+	free(in->jobs);
+	free(in->from);
+	memset(in, 0, sizeof(*in));
+}
+
+/* The trace's jobs the machine of @r can replay. 0, or -1 (ENOMEM). */
+static int _input(sbr_run_t *r, int64_t units)
+{
+	const sbi_trace_t *t = r->t;
+	sbr_input_t *in = &r->in;
+	size_t i;
+
+	memset(in, 0, sizeof(*in));
+	if (!(in->jobs = malloc((t->njobs + 1) * sizeof(*in->jobs))) ||
+	    !(in->from = malloc((t->njobs + 1) * sizeof(*in->from))))
+		return -1;
+	for (i = 0; i < t->njobs; i++) {
+		const sbi_trace_job_t *tj = &t->jobs[i];
+		sb_replay_job_t *j = &in->jobs[in->n];
+
+		if (tj->run < 0) {
+			in->never_ran++;
+			continue;
+		}
+		if (tj->size < 1) {
+			in->no_size++;
+			continue;
+		}
+		if (tj->size > units) {
+			in->too_large++;
+			continue;
+		}
+		j->submit = tj->submit;
+		j->run = tj->run;
+		j->size = tj->size;
+		j->user = tj->user;
+		j->assoc = 0;
+		if (tj->limit > 0) {
+			j->limit = tj->limit;
+		} else {
+			j->limit = tj->run > 0 ? tj->run : 1;
+			in->no_limit++;
+		}
+		in->from[in->n++] = i;
+	}
+	return 0;
+}
+
+/*
+ * Multifactor's association tree from the trace: an account per account
+ * (an SWF log's group) under root, shares 1 each, a user association
+ * per user and account, shares 1, no usage; each job's association.
+ * 0, or -1 (ENOMEM).
+ */
+static int _tree(sbr_run_t *r)
+{
+	const sbi_trace_t *t = r->t;
+	int *acct = NULL;
+	size_t i;
+	int rc = -1;
+
+	if (!(r->tree = sb_assoc_tree_create()) ||
+	    !(acct = malloc((t->naccounts + 1) * sizeof(*acct))))
+		goto out;
+	for (i = 0; i < t->naccounts; i++)
+		acct[i] = -1;
+	for (i = 0; i < r->in.n; i++) {
+		const sbi_trace_job_t *tj = &t->jobs[r->in.from[i]];
+		const char *an = t->accounts[tj->account];
+		const char *un = t->users[tj->user];
+		int a = acct[tj->account], u;
+
+		if (a < 0) {
+			a = !strcmp(an, "root") ? SB_ASSOC_ROOT :
+				sb_assoc_tree_add_account(r->tree,
+							  SB_ASSOC_ROOT, an,
+							  1);
+			if (a < 0)
+				goto out;
+			acct[tj->account] = a;
+		}
+		if ((u = sb_assoc_tree_find_user(r->tree, a, un)) < 0 &&
+		    (u = sb_assoc_tree_add_user(r->tree, a, un, 1, 0.0L)) < 0)
+			goto out;
+		r->in.jobs[i].assoc = u;
+	}
+	rc = 0;
+out:
+	free(acct);
+	return rc;
+}
+
+static void _run_fini(sbr_run_t *r)
+{
+	_input_fini(&r->in);
+	sb_assoc_tree_destroy(r->tree);
+	free(r->out);
+	sb_replay_series_fini(&r->series);
+	sb_replay_metrics_fini(&r->m);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Replay @c over @t into @r. 0, or -1 after one error line. */
+static int _run(sbr_run_t *r, const sbr_conf_t *c, const sbi_trace_t *t,
+		bool series)
+{
+	sb_replay_conf_t rc = c->rc;
+	int64_t units = c->procs > 0 ? c->procs : t->max_procs;
+
+	memset(r, 0, sizeof(*r));
+	r->c = c;
+	r->t = t;
+	if (units < 1) {
+		fprintf(stderr, "sbucket: the trace does not say its machine's "
+			"size (no '; MaxProcs:' line): give --procs\n");
+		return -1;
+	}
+	if (_input(r, units) < 0)
+		goto oom;
+	if (!r->in.n) {
+		fprintf(stderr, "sbucket: no job to replay (%zu never ran, %zu "
+			"without a size, %zu larger than %" PRId64 " units)\n",
+			r->in.never_ran, r->in.no_size, r->in.too_large,
+			units);
+		return -1;
+	}
+	rc.units = units;
+	rc.users = (const char *const *) t->users;
+	rc.nusers = t->nusers;
+	rc.series = series;
+	if (rc.prio == SB_REPLAY_MULTIFACTOR) {
+		if (_tree(r) < 0)
+			goto oom;
+		rc.tree = r->tree;
+	}
+	if (!(r->out = malloc(r->in.n * sizeof(*r->out))))
+		goto oom;
+	if (sb_replay_run(&rc, r->in.jobs, r->in.n, r->out,
+			  series ? &r->series : NULL) < 0) {
+		if (errno == ENOMEM)
+			goto oom;
+		fprintf(stderr, "sbucket: replay: %s\n", strerror(errno));
+		return -1;
+	}
+	if (sb_replay_metrics(r->in.jobs, r->out, r->in.n, units,
+			      c->drop_first, t->nusers, &r->m) < 0)
+		goto oom;
+	return 0;
+oom:
+	fprintf(stderr, "sbucket: out of memory\n");
+	return -1;
+}
+
+/* The replayed schedule as an SWF log into @file. */
+static int _swf_out(const sbr_run_t *r, const char *file)
+{
+	const sbi_trace_t *t = r->t;
+	int64_t *wait = NULL, *run = NULL;
+	sbi_trace_t sub = *t;
+	sbi_trace_job_t *jobs = NULL;
+	FILE *f = NULL;
+	size_t i;
+	int rc = -1;
+
+	if (!(wait = malloc((r->in.n + 1) * sizeof(*wait))) ||
+	    !(run = malloc((r->in.n + 1) * sizeof(*run))) ||
+	    !(jobs = malloc((r->in.n + 1) * sizeof(*jobs)))) {
+		fprintf(stderr, "sbucket: out of memory\n");
+		goto out;
+	}
+	for (i = 0; i < r->in.n; i++) {
+		jobs[i] = t->jobs[r->in.from[i]];
+		jobs[i].limit = r->in.jobs[i].limit;
+		wait[i] = r->out[i].start - r->in.jobs[i].submit;
+		run[i] = r->out[i].end - r->out[i].start;
+	}
+	sub.jobs = jobs;
+	sub.njobs = r->in.n;
+	if (!(f = fopen(file, "w")) ||
+	    sbi_swf_write(f, &sub, r->c->procs > 0 ? r->c->procs :
+			  t->max_procs, wait, run) < 0) {
+		fprintf(stderr, "sbucket: --swf-out '%s': %s\n", file,
+			strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (f && fclose(f) && !rc) {
+		fprintf(stderr, "sbucket: --swf-out '%s': %s\n", file,
+			strerror(errno));
+		rc = -1;
+	}
+	free(wait);
+	free(run);
+	free(jobs);
+	return rc;
+}
+
+/* ---- main ---------------------------------------------------------------- */
+
+int sbucket_replay_main(int argc, char **argv)
+{
+	sbr_conf_t conf[2];
+	sbr_run_t run[2];
+	_global_t g;
+	sbi_trace_t t;
+	int i, cmp = -1, rc, n;
+
+	memset(&g, 0, sizeof(g));
+	memset(run, 0, sizeof(run));
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--compare")) {
+			cmp = i;
+			break;
+		}
+	memset(&conf[0], 0, sizeof(conf[0]));
+	sb_replay_conf_default(&conf[0].rc);
+	if ((rc = _options(cmp < 0 ? argc : cmp, argv, &conf[0], &g, false)))
+		return rc < 0 ? SBUCKET_EXIT_OK : rc;
+	conf[1] = conf[0];
+	if (cmp >= 0) {
+		argv[cmp] = argv[0];
+		if ((rc = _options(argc - cmp, argv + cmp, &conf[1], &g,
+				   true)))
+			return rc;
+		if (cmp == argc - 1)
+			return sbucket_usage_error(CMD, "--compare", NULL,
+						   "needs the options of the "
+						   "second configuration");
+	}
+	if (!g.trace)
+		return sbucket_cmd_error(CMD, "no trace given");
+	if (g.jobs && (cmp >= 0 || g.json))
+		return sbucket_usage_error(CMD, "--jobs", NULL,
+					   "goes with one configuration, "
+					   "without --json (whose \"jobs\" "
+					   "holds them)");
+	if (g.swf_out && cmp >= 0)
+		return sbucket_usage_error(CMD, "--swf-out", NULL,
+					   "goes with one configuration");
+	n = cmp >= 0 ? 2 : 1;
+	for (i = 0; i < n; i++) {
+		sb_replay_conf_t *c = &conf[i].rc;
+
+		if (c->sjbf && c->sched != SB_REPLAY_EASY)
+			return sbucket_usage_error(CMD, "--sjbf", NULL,
+						   "goes with --scheduler=easy");
+		if (c->prio == SB_REPLAY_MULTIFACTOR &&
+		    !g.weights_set[0] && !g.weights_set[i] &&
+		    !c->weight_age && !c->weight_fs && !c->weight_js) {
+			c->weight_age = DEF_WEIGHT_AGE;
+			c->weight_fs = DEF_WEIGHT_FS;
+		}
+	}
+	if (sbi_trace_init(&t) < 0)
+		return SBUCKET_EXIT_INPUT;
+	rc = SBUCKET_EXIT_INPUT;
+	if (sbi_swf_read(g.trace, g.skip_bad, &t) < 0)
+		goto out;
+	if (!t.njobs) {
+		fprintf(stderr, "sbucket: %s: no job in the trace\n",
+			g.trace);
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		if (_run(&run[i], &conf[i], &t, false) < 0)
+			goto out;
+	if (g.json) {
+		if (n == 2)
+			printf("[");
+		for (i = 0; i < n; i++) {
+			if (i)
+				printf(",");
+			sbr_print_json(&run[i]);
+		}
+		printf(n == 2 ? "]\n" : "\n");
+	} else if (n == 2) {
+		sbr_print_compare(&run[0], &run[1]);
+	} else {
+		sbr_print_summary(&run[0], g.users);
+		if (g.jobs)
+			sbr_print_jobs(&run[0]);
+	}
+	if (g.swf_out && _swf_out(&run[0], g.swf_out) < 0)
+		goto out;
+	rc = SBUCKET_EXIT_OK;
+out:
+	for (i = 0; i < 2; i++)
+		_run_fini(&run[i]);
+	sbi_trace_fini(&t);
+	return rc;
+}
