@@ -31,7 +31,8 @@ cd "$SB_DIR/jobs" || exit 1
 mkdir -p "$TR_OUT/snapshots"
 cp "$SLURM_CONF" "$TR_OUT/slurm.conf"
 tr_users
-# T0: the window's time 0, at a pass of the decay thread (trace.inc)
+# T0: the window's time 0: a pass of the decay thread
+# (trace.inc's tr_t0)
 tr_t0 5
 tr_history
 DRAIN=${TR_DRAIN:-$((TR_JOBS * 3600))}
