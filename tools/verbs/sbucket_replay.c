@@ -79,9 +79,11 @@ static void _usage(FILE *f)
 "                        the user's last two runs, capped by the limit:\n"
 "                        Tsafrir, Etsion and Feitelson's), or similar2 (of\n"
 "                        similar jobs first, as 'sbucket forecast')\n"
-"  --correct=HOW         a job that outlives its prediction: steps\n"
-"                        (default: +1, 5, 15, 30 min, 1, 2, 5, 10, 20, 50,\n"
-"                        100 h over the prediction) or limit (at once)\n"
+"  --correct=HOW         a job that outlives its prediction is believed to\n"
+"                        run to its limit (limit, the default, as\n"
+"                        'sbucket forecast'), or a little longer each time\n"
+"                        (steps: +1, 5, 15, 30 min, 1, 2, 5, 10, 20, 50,\n"
+"                        100 h over the prediction)\n"
 "  --sjbf                easy: backfill the shortest (believed) job first\n"
 "  --no-kill, --kill     let jobs run past their limit, or not (default)\n"
 "  --no-sjbf             the opposite of --sjbf (after --compare)\n"
@@ -377,7 +379,7 @@ static int _options(int argc, char **argv, sbr_conf_t *c, _global_t *g,
 		case O_CORRECT:
 			rc = _enum("--correct", optarg,
 				   sb_replay_correct_parse(optarg),
-				   "want steps or limit", &v);
+				   "want limit or steps", &v);
 			c->rc.correct = (sb_replay_correct_t) v;
 			break;
 		case O_SJBF:
