@@ -135,10 +135,10 @@
  *
  * Errors: -1 with errno EINVAL for a NULL @f, f->policy or verdict, or a
  * mode out of range, with no side effects; nothing is logged (the
- * caller logs from the verdict). Anything that fails once the job is ours is a verdict
- * (rule 5), not an error: facts that do not fit the set (a bitmap of
- * another size, WILL_RUN without a plan) give "our error"
- * with failed "facts" and err EINVAL, and the base decides, as
+ * caller logs from the verdict). Anything that fails once the job is
+ * ours is a verdict (rule 5), not an error: facts that do not fit the
+ * set (a bitmap of another size, WILL_RUN without a plan) give "our
+ * error" with failed "facts" and err EINVAL, and the base decides, as
  * select/bucket must never leave a job without an answer.
  */
 #ifndef SB_SELECT_DECIDE_H
