@@ -240,7 +240,8 @@ static int _place(sb_bucket_set_t *set, const sb_select_facts_t *f,
 	sb_placement_t pl;
 	int rc;
 
-	r->excluded = excl;
+	/* nothing excluded: no mask for the placement to apply */
+	r->excluded = sb_bitmap_empty(excl) ? NULL : excl;
 	rc = (mode == SB_SELECT_TEST_ONLY) ?
 		sb_place_ideal(set, r, f->policy, SB_PATH_AUTO, &pl) :
 		sb_place(set, r, f->policy, SB_PATH_AUTO, &pl);
