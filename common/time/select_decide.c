@@ -318,10 +318,24 @@ static int _ours(sb_bucket_set_t *set, const sb_select_facts_t *f,
 	return 0;
 }
 
+const char *sb_select_base_reason(const sb_bucket_set_t *set,
+				  const sb_select_facts_t *f,
+				  sb_select_mode_t mode)
+{
+	sb_base_facts_t bf;
+
+	if (!f || !f->policy)
+		return "no_model";
+	bf = f->base;
+	bf.will_run = (mode == SB_SELECT_WILL_RUN);
+	bf.contiguous_policy = (f->policy->kind == SB_POLICY_CONTIGUOUS);
+	bf.model = bf.model && set;
+	return sb_base_reason(&bf);
+}
+
 int sb_select_decide(sb_bucket_set_t *set, sb_select_facts_t *f,
 		     sb_select_mode_t mode, sb_select_verdict_t *v)
 {
-	sb_base_facts_t bf;
 	const char *why;
 
 	if (!v || !f || !f->policy || (unsigned) mode > SB_SELECT_WILL_RUN) {
@@ -331,12 +345,7 @@ int sb_select_decide(sb_bucket_set_t *set, sb_select_facts_t *f,
 		return -1;
 	}
 	memset(v, 0, sizeof(*v));
-	/* rule 1 */
-	bf = f->base;
-	bf.will_run = (mode == SB_SELECT_WILL_RUN);
-	bf.contiguous_policy = (f->policy->kind == SB_POLICY_CONTIGUOUS);
-	bf.model = bf.model && set;
-	if ((why = sb_base_reason(&bf))) {
+	if ((why = sb_select_base_reason(set, f, mode))) {
 		v->action = SB_SELECT_BASE;
 		v->reason = why;
 		return 0;

@@ -124,6 +124,7 @@
  *   sb_select_facts_init      O(1)
  *   sb_select_facts_request   O(1)
  *   sb_select_facts_check     O(B + N / 64)
+ *   sb_select_base_reason     O(1)
  *   sb_select_decide          rule 1: O(1); ours: O(B (match) + N / 64
  *                             + P) (P: the preference list's length)
  *                             plus the placement (place.h) or the
@@ -280,6 +281,17 @@ int sb_select_facts_request(sb_select_facts_t *f, const sb_request_t *r);
  */
 int sb_select_facts_check(const sb_select_facts_t *f,
 			  const sb_bucket_set_t *set, sb_select_mode_t mode);
+
+/*
+ * Rule 1 alone: the reason the base places the job of @f in @mode on
+ * @set (NULL: no model), or NULL when it is ours; for a caller that
+ * needs only "ours or the base's" (a planner of a whole queue, 'sbucket
+ * forecast'), as sb_select_decide() decides it. NULL @f or f->policy:
+ * "no_model".
+ */
+const char *sb_select_base_reason(const sb_bucket_set_t *set,
+				  const sb_select_facts_t *f,
+				  sb_select_mode_t mode);
 
 /*
  * Decide the question of @f in @mode on @set (NULL: no model yet,

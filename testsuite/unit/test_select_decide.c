@@ -837,7 +837,9 @@ START_TEST(test_random_oracle)
 			bf.will_run = q.mode == SB_SELECT_WILL_RUN;
 			bf.contiguous_policy =
 				q.pol.kind == SB_POLICY_CONTIGUOUS;
-			if ((why = sb_base_reason(&bf))) {
+			why = sb_base_reason(&bf);
+			REQ(why == sb_select_base_reason(c.set, &q.f, q.mode));
+			if (why) {
 				REQ(v.action == SB_SELECT_BASE);
 				REQ(!strcmp(v.reason, why));
 				REQ(!v.placed);
