@@ -72,20 +72,15 @@
 	{ \
 		kw (*base.field) args; \
 	}
-#define SB_FWD_LOADED_NULL(field, sym, ret, params, args, kw) \
+#define SB_FWD_LOADED(fail, field, sym, ret, params, args, kw) \
 	extern ret sym params \
 	{ \
 		if (!base_ready()) \
-			return NULL; \
+			return fail; \
 		return (*base.field) args; \
 	}
-#define SB_FWD_LOADED_ERR(field, sym, ret, params, args, kw) \
-	extern ret sym params \
-	{ \
-		if (!base_ready()) \
-			return SLURM_ERROR; \
-		return (*base.field) args; \
-	}
+#define SB_FWD_LOADED_NULL(...) SB_FWD_LOADED(NULL, __VA_ARGS__)
+#define SB_FWD_LOADED_ERR(...) SB_FWD_LOADED(SLURM_ERROR, __VA_ARGS__)
 #define SB_FWD_JOBS(field, sym, ret, params, args, kw) \
 	extern ret sym params \
 	{ \
