@@ -12,6 +12,12 @@
  * slurmctld has already cut the bitmap it passes to the nodes with the
  * job's features (and calls once per "[a*2&b*4]" count), so the request
  * is one chunk of whole nodes with the job's per-node minimums.
+ *
+ * A job_test() call becomes the decision's facts here and nowhere else
+ * (convert_job_facts(), common/time/select_decide.h): everything
+ * select/bucket decides from job_ptr, its details and partition and the
+ * offered nodes, read once per call; what only a job of ours needs is
+ * read when the decision asks (_complete()).
  */
 #include "config.h"
 
