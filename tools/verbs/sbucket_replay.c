@@ -97,6 +97,9 @@ static void _usage(FILE *f)
 "  --json                one JSON object: {\"summary\": ..., \"jobs\": [...]},\n"
 "                        every job in \"jobs\" (an array of two such\n"
 "                        objects with --compare)\n"
+"  --chart=FILE.svg      utilisation and jobs waiting over time, and the\n"
+"                        mean wait by job size, as SVG (both\n"
+"                        configurations with --compare)\n"
 "  --swf-out=FILE        the replayed schedule as an SWF log\n"
 "  --skip-bad            skip malformed lines of TRACE (and count them)\n"
 "                        instead of stopping at the first\n"
@@ -115,7 +118,7 @@ static void _usage(FILE *f)
 enum {
 	O_PROCS = 256, O_SCHED, O_PRIO, O_FS, O_SET, O_PREDICT, O_CORRECT,
 	O_SJBF, O_NO_SJBF, O_KILL, O_NO_KILL, O_DROP, O_JOBS, O_USERS,
-	O_JSON, O_SWF_OUT, O_SKIP_BAD,
+	O_JSON, O_CHART, O_SWF_OUT, O_SKIP_BAD,
 };
 
 static const struct option _opts[] = {
@@ -134,6 +137,7 @@ static const struct option _opts[] = {
 	{ "jobs", no_argument, NULL, O_JOBS },
 	{ "users", no_argument, NULL, O_USERS },
 	{ "json", no_argument, NULL, O_JSON },
+	{ "chart", required_argument, NULL, O_CHART },
 	{ "swf-out", required_argument, NULL, O_SWF_OUT },
 	{ "skip-bad", no_argument, NULL, O_SKIP_BAD },
 	{ "help", no_argument, NULL, 'h' },
@@ -144,7 +148,7 @@ static const struct option _opts[] = {
 typedef struct {
 	const char *trace;
 	bool jobs, users, json, skip_bad;
-	const char *swf_out;
+	const char *chart, *swf_out;
 	bool weights_set[2];
 } _global_t;
 
@@ -420,13 +424,14 @@ static int _options(int argc, char **argv, sbr_conf_t *c, _global_t *g,
 			else
 				g->skip_bad = true;
 			break;
+		case O_CHART:
 		case O_SWF_OUT:
 			if (second)
 				goto global;
 			if (!*optarg)
 				return sbucket_usage_error(CMD, name, NULL,
 							   "needs a file");
-			g->swf_out = optarg;
+			*(o == O_CHART ? &g->chart : &g->swf_out) = optarg;
 			break;
 		case ':':
 			return sbucket_usage_error(CMD, name, NULL,
@@ -565,7 +570,7 @@ static void _run_fini(sbr_run_t *r)
 
 /* Replay @c over @t into @r. 0, or -1 after one error line. */
 static int _run(sbr_run_t *r, const sbr_conf_t *c, const sbi_trace_t *t,
-		bool series)
+		const char *name, bool series)
 {
 	sb_replay_conf_t rc = c->rc;
 	int64_t units = c->procs > 0 ? c->procs : t->max_procs;
@@ -573,6 +578,7 @@ static int _run(sbr_run_t *r, const sbr_conf_t *c, const sbi_trace_t *t,
 	memset(r, 0, sizeof(*r));
 	r->c = c;
 	r->t = t;
+	r->trace_name = name;
 	if (units < 1) {
 		fprintf(stderr, "sbucket: the trace does not say its machine's "
 			"size (no '; MaxProcs:' line): give --procs\n");
@@ -726,7 +732,7 @@ int sbucket_replay_main(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < n; i++)
-		if (_run(&run[i], &conf[i], &t, false) < 0)
+		if (_run(&run[i], &conf[i], &t, g.trace, g.chart != NULL) < 0)
 			goto out;
 	if (g.json) {
 		if (n == 2)
@@ -744,6 +750,9 @@ int sbucket_replay_main(int argc, char **argv)
 		if (g.jobs)
 			sbr_print_jobs(&run[0]);
 	}
+	if (g.chart && sbr_chart(&run[0], n == 2 ? &run[1] : NULL,
+				 g.chart) < 0)
+		goto out;
 	if (g.swf_out && _swf_out(&run[0], g.swf_out) < 0)
 		goto out;
 	rc = SBUCKET_EXIT_OK;
