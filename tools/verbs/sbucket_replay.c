@@ -27,6 +27,7 @@
 #include "sb_time.h"
 #include "sbucket.h"
 #include "sbucket_input_jobs.h"
+#include "sbucket_input_sacct.h"
 #include "sbucket_input_swf.h"
 #include "sbucket_replay.h"
 #include "shown.h"
@@ -49,7 +50,9 @@ static void _usage(FILE *f)
 "Slurm does). Print what the users would have seen: waits, bounded\n"
 "slowdown, utilisation, each user's figures and how fairly they fare.\n"
 "TRACE is a log in the Standard Workload Format (.swf, or .swf.gz as the\n"
-"Parallel Workloads Archive ships it; '-' is standard input).\n"
+"Parallel Workloads Archive ships it) or a cluster's own accounting, as\n"
+"  sacct -a -X -P -S START -E END -o " SBI_SACCT_COLUMNS "\n"
+"prints it (see sbucket(1)); '-' is standard input, gzip or not.\n"
 "\n"
 "The machine and the scheduler:\n"
 "  --procs=N             N interchangeable units (processors, or nodes\n"
@@ -101,6 +104,8 @@ static void _usage(FILE *f)
 "                        mean wait by job size, as SVG (both\n"
 "                        configurations with --compare)\n"
 "  --swf-out=FILE        the replayed schedule as an SWF log\n"
+"  --format=swf|sacct    what TRACE is (default: sacct's when its first\n"
+"                        line holds a '|', else SWF)\n"
 "  --skip-bad            skip malformed lines of TRACE (and count them)\n"
 "                        instead of stopping at the first\n"
 "  --compare OPTIONS     a second configuration (the first, changed by\n"
@@ -108,8 +113,9 @@ static void _usage(FILE *f)
 "                        beside the first\n"
 "  -h, --help            this text\n"
 "\n"
-"Jobs that never ran (run time -1) or give no processor count are left\n"
-"out, and so are jobs larger than the machine; the summary counts them.\n"
+"Jobs that never ran (an SWF run time of -1; in sacct's output no Start,\n"
+"or no End yet) or give no processor count are left out, and so are\n"
+"jobs larger than the machine; the summary counts them.\n"
 "A job with no requested time gets its run time as its limit.\n"
 "Exit status: 0, 1 for bad input (one error naming the line and field),\n"
 "2 for usage errors.\n");
@@ -118,7 +124,7 @@ static void _usage(FILE *f)
 enum {
 	O_PROCS = 256, O_SCHED, O_PRIO, O_FS, O_SET, O_PREDICT, O_CORRECT,
 	O_SJBF, O_NO_SJBF, O_KILL, O_NO_KILL, O_DROP, O_JOBS, O_USERS,
-	O_JSON, O_CHART, O_SWF_OUT, O_SKIP_BAD,
+	O_JSON, O_CHART, O_SWF_OUT, O_SKIP_BAD, O_FORMAT,
 };
 
 static const struct option _opts[] = {
@@ -140,6 +146,7 @@ static const struct option _opts[] = {
 	{ "chart", required_argument, NULL, O_CHART },
 	{ "swf-out", required_argument, NULL, O_SWF_OUT },
 	{ "skip-bad", no_argument, NULL, O_SKIP_BAD },
+	{ "format", required_argument, NULL, O_FORMAT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -148,6 +155,7 @@ static const struct option _opts[] = {
 typedef struct {
 	const char *trace;
 	bool jobs, users, json, skip_bad;
+	sbi_trace_format_t format;
 	const char *chart, *swf_out;
 	bool weights_set[2];
 } _global_t;
@@ -433,6 +441,18 @@ static int _options(int argc, char **argv, sbr_conf_t *c, _global_t *g,
 							   "needs a file");
 			*(o == O_CHART ? &g->chart : &g->swf_out) = optarg;
 			break;
+		case O_FORMAT:
+			if (second)
+				goto global;
+			if (!strcmp(optarg, "swf"))
+				g->format = SBI_TRACE_SWF;
+			else if (!strcmp(optarg, "sacct"))
+				g->format = SBI_TRACE_SACCT;
+			else
+				return sbucket_usage_error(CMD, "--format",
+							   optarg,
+							   "want swf or sacct");
+			break;
 		case ':':
 			return sbucket_usage_error(CMD, name, NULL,
 						   "needs a value");
@@ -581,7 +601,8 @@ static int _run(sbr_run_t *r, const sbr_conf_t *c, const sbi_trace_t *t,
 	r->trace_name = name;
 	if (units < 1) {
 		fprintf(stderr, "sbucket: the trace does not say its machine's "
-			"size (no '; MaxProcs:' line): give --procs\n");
+			"size (an SWF log's '; MaxProcs:' line): give "
+			"--procs\n");
 		return -1;
 	}
 	if (_input(r, units) < 0)
@@ -724,7 +745,7 @@ int sbucket_replay_main(int argc, char **argv)
 	if (sbi_trace_init(&t) < 0)
 		return SBUCKET_EXIT_INPUT;
 	rc = SBUCKET_EXIT_INPUT;
-	if (sbi_swf_read(g.trace, g.skip_bad, &t) < 0)
+	if (sbi_trace_read(g.trace, g.format, g.skip_bad, &t) < 0)
 		goto out;
 	if (!t.njobs) {
 		fprintf(stderr, "sbucket: %s: no job in the trace\n",
