@@ -26,6 +26,7 @@
 #include "priority_params.h"
 #include "sb_time.h"
 #include "sbucket.h"
+#include "sbucket_input_assoc.h"
 #include "sbucket_input_jobs.h"
 #include "sbucket_input_sacct.h"
 #include "sbucket_input_swf.h"
@@ -68,6 +69,11 @@ static void _usage(FILE *f)
 "                        fair share of multifactor (implies it); users and\n"
 "                        accounts (the log's groups) from the trace, shares\n"
 "                        1 each, usage decayed as the replay goes\n"
+"  --tree=FILE           multifactor's association tree and usage from FILE\n"
+"                        ('sbucket fairshare's format: Account|Parent|User|\n"
+"                        Shares|RawUsage; implies multifactor); a user it\n"
+"                        lacks gets 1 share in its trace account, or under\n"
+"                        root\n"
 "  --set=KEY=VALUE       a slurm.conf setting, as slurm.conf spells it:\n"
 "                        PriorityWeightAge, PriorityWeightFairshare,\n"
 "                        PriorityWeightJobSize (default 1000, 10000 and 0\n"
@@ -122,7 +128,8 @@ static void _usage(FILE *f)
 }
 
 enum {
-	O_PROCS = 256, O_SCHED, O_PRIO, O_FS, O_SET, O_PREDICT, O_CORRECT,
+	O_PROCS = 256, O_SCHED, O_PRIO, O_FS, O_SET, O_TREE, O_PREDICT,
+	O_CORRECT,
 	O_SJBF, O_NO_SJBF, O_KILL, O_NO_KILL, O_DROP, O_JOBS, O_USERS,
 	O_JSON, O_CHART, O_SWF_OUT, O_SKIP_BAD, O_FORMAT,
 };
@@ -133,6 +140,7 @@ static const struct option _opts[] = {
 	{ "priority", required_argument, NULL, O_PRIO },
 	{ "fairshare", required_argument, NULL, O_FS },
 	{ "set", required_argument, NULL, O_SET },
+	{ "tree", required_argument, NULL, O_TREE },
 	{ "predict", required_argument, NULL, O_PREDICT },
 	{ "correct", required_argument, NULL, O_CORRECT },
 	{ "sjbf", no_argument, NULL, O_SJBF },
@@ -382,6 +390,13 @@ static int _options(int argc, char **argv, sbr_conf_t *c, _global_t *g,
 		case O_SET:
 			rc = _set(c, optarg, &g->weights_set[second]);
 			break;
+		case O_TREE:
+			if (!*optarg)
+				return sbucket_usage_error(CMD, name, NULL,
+							   "needs a file");
+			c->tree_file = optarg;
+			c->rc.prio = SB_REPLAY_MULTIFACTOR;
+			break;
 		case O_PREDICT:
 			rc = _enum("--predict", optarg,
 				   sb_replay_predict_parse(optarg),
@@ -535,46 +550,96 @@ static int _input(sbr_run_t *r, int64_t units)
 }
 
 /*
- * Multifactor's association tree from the trace: an account per account
- * (an SWF log's group) under root, shares 1 each, a user association
- * per user and account, shares 1, no usage; each job's association.
- * 0, or -1 (ENOMEM).
+ * Multifactor's association tree: from --tree's file, or an account
+ * per account of the trace (an SWF log's group) under root, shares 1
+ * each, with no usage. Each job's association: its user's in its
+ * account, else the user's first one in the tree; a user the tree
+ * lacks is added with 1 share in its account (root when the tree lacks
+ * that too) and counted. 0, or -1 after one error line.
  */
 static int _tree(sbr_run_t *r)
 {
 	const sbi_trace_t *t = r->t;
-	int *acct = NULL;
+	int *acct = NULL, *first = NULL;
 	size_t i;
-	int rc = -1;
+	int rc = -1, n;
 
 	if (!(r->tree = sb_assoc_tree_create()) ||
-	    !(acct = malloc((t->naccounts + 1) * sizeof(*acct))))
-		goto out;
-	for (i = 0; i < t->naccounts; i++)
-		acct[i] = -1;
+	    !(acct = malloc((t->naccounts + 1) * sizeof(*acct))) ||
+	    !(first = malloc((t->nusers + 1) * sizeof(*first))))
+		goto oom;
+	if (r->c->tree_file) {
+		FILE *f = strcmp(r->c->tree_file, "-") ?
+			fopen(r->c->tree_file, "r") : NULL;
+
+		if (!f) {
+			fprintf(stderr, "sbucket: --tree '%s': %s\n",
+				r->c->tree_file, strcmp(r->c->tree_file, "-") ?
+				strerror(errno) : "not standard input (the "
+				"trace may be)");
+			goto out;
+		}
+		n = sbi_read_assoc(f, r->c->tree_file, r->tree);
+		fclose(f);
+		if (n < 0)
+			goto out;
+	}
+	for (i = 0; i < t->naccounts; i++) {
+		const char *an = t->accounts[i];
+
+		acct[i] = !strcmp(an, "root") ? SB_ASSOC_ROOT :
+			sb_assoc_tree_find_account(r->tree, an);
+	}
+	for (i = 0; i < t->nusers; i++)
+		first[i] = -1;
+	/* the users' first associations in the tree */
+	n = sb_assoc_tree_count(r->tree);
+	for (i = 0; (int) i < n; i++) {
+		sb_assoc_info_t a;
+		size_t u;
+
+		if (sb_assoc_tree_get(r->tree, (int) i, &a) < 0 ||
+		    !a.is_user)
+			continue;
+		u = sb_strmap_get(t->umap, a.name);
+		if (u != SIZE_MAX && first[u] < 0)
+			first[u] = (int) i;
+	}
 	for (i = 0; i < r->in.n; i++) {
 		const sbi_trace_job_t *tj = &t->jobs[r->in.from[i]];
-		const char *an = t->accounts[tj->account];
 		const char *un = t->users[tj->user];
-		int a = acct[tj->account], u;
+		int a = acct[tj->account], u = -1;
 
-		if (a < 0) {
-			a = !strcmp(an, "root") ? SB_ASSOC_ROOT :
-				sb_assoc_tree_add_account(r->tree,
-							  SB_ASSOC_ROOT, an,
-							  1);
+		if (a < 0 && !r->c->tree_file) {
+			a = sb_assoc_tree_add_account(r->tree, SB_ASSOC_ROOT,
+						      t->accounts[tj->account],
+						      1);
 			if (a < 0)
-				goto out;
+				goto oom;
 			acct[tj->account] = a;
 		}
-		if ((u = sb_assoc_tree_find_user(r->tree, a, un)) < 0 &&
-		    (u = sb_assoc_tree_add_user(r->tree, a, un, 1, 0.0L)) < 0)
-			goto out;
+		if (a >= 0)
+			u = sb_assoc_tree_find_user(r->tree, a, un);
+		if (u < 0)
+			u = first[tj->user];
+		if (u < 0) {
+			u = sb_assoc_tree_add_user(r->tree, a >= 0 ? a :
+						   SB_ASSOC_ROOT, un, 1, 0.0L);
+			if (u < 0)
+				goto oom;
+			first[tj->user] = u;
+			if (r->c->tree_file)
+				r->tree_added++;
+		}
 		r->in.jobs[i].assoc = u;
 	}
 	rc = 0;
+	goto out;
+oom:
+	fprintf(stderr, "sbucket: out of memory\n");
 out:
 	free(acct);
+	free(first);
 	return rc;
 }
 
@@ -620,7 +685,7 @@ static int _run(sbr_run_t *r, const sbr_conf_t *c, const sbi_trace_t *t,
 	rc.series = series;
 	if (rc.prio == SB_REPLAY_MULTIFACTOR) {
 		if (_tree(r) < 0)
-			goto oom;
+			return -1;
 		rc.tree = r->tree;
 	}
 	if (!(r->out = malloc(r->in.n * sizeof(*r->out))))

@@ -45,6 +45,7 @@ typedef struct {
 	const char *trace_name;		/* as given on the command line */
 	sbr_input_t in;
 	sb_assoc_tree_t *tree;		/* multifactor */
+	size_t tree_added;		/* users --tree's file lacked */
 	sb_replay_out_t *out;		/* per replayed job */
 	sb_replay_series_t series;	/* with --chart */
 	sb_replay_metrics_t m;
