@@ -105,7 +105,7 @@ void sb_replay_conf_default(sb_replay_conf_t *c)
 	c->sched = SB_REPLAY_EASY;
 	c->kill = true;
 	c->predict = SB_REPLAY_PREDICT_LIMIT;
-	c->correct = SB_REPLAY_CORRECT_STEPS;
+	c->correct = SB_REPLAY_CORRECT_LIMIT;
 	c->bf_interval = SB_REPLAY_BF_INTERVAL;
 	c->bf_window = SB_REPLAY_BF_WINDOW;
 	c->bf_resolution = SB_REPLAY_BF_RESOLUTION;

@@ -76,8 +76,10 @@
  * user's last two runs of any job (PREDICT_USER2, Tsafrir et al.), or of
  * similar jobs first (PREDICT_SIMILAR2, 'sbucket forecast's), never more
  * than the limit. A running job that is still running at its believed
- * end was under-predicted: its belief is raised (CORRECT_STEPS,
- * sb_rt_correct(), or CORRECT_LIMIT, to its limit at once). A job past
+ * end was under-predicted: its belief is raised (CORRECT_LIMIT, to its
+ * limit at once, as 'sbucket forecast' raises it, and as Tsafrir et
+ * al.'s EASY+ and EASY++ figures are reproduced: bench/RESULTS.md; or
+ * CORRECT_STEPS, step by step, sb_rt_correct()). A job past
  * its limit (kill off) is believed to run as long again as it has run
  * (at least 60 s more), again and again: a few beliefs per job, however
  * long it overruns.
@@ -205,11 +207,11 @@ typedef struct {
 } sb_replay_series_t;
 
 /*
- * Fill *@c with the defaults: EASY, kill, limits as beliefs, steps,
- * FCFS, Slurm's bf_* defaults, Fair Tree, 4 levels, dampening 1,
- * PriorityMaxAge and PriorityDecayHalfLife 7 days, PriorityCalcPeriod
- * 5 minutes, weights 0, no series; units 0 (the caller's). NULL is
- * ignored. O(1).
+ * Fill *@c with the defaults: EASY, kill, limits as beliefs, corrected
+ * to the limit, FCFS, Slurm's bf_* defaults, Fair Tree, 4 levels,
+ * dampening 1, PriorityMaxAge and PriorityDecayHalfLife 7 days,
+ * PriorityCalcPeriod 5 minutes, weights 0, no series; units 0 (the
+ * caller's). NULL is ignored. O(1).
  */
 void sb_replay_conf_default(sb_replay_conf_t *c);
 

@@ -139,6 +139,7 @@ START_TEST(test_predict)
 	sb_replay_conf_default(&c);
 	c.units = 4;
 	c.predict = SB_REPLAY_PREDICT_USER2;
+	c.correct = SB_REPLAY_CORRECT_STEPS;
 	c.users = users;
 	c.nusers = 4;
 	_run_checked(&c, j, 4, o, 0);

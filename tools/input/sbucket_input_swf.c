@@ -75,7 +75,7 @@ static const char *_number(const char *s, size_t n, bool decimal,
  * "MaxNodes: 338 (batch partition; 512 total)").
  */
 static int _header(sbi_trace_t *t, const char *line, const char *path,
-		   size_t lineno)
+		   size_t lineno, bool quiet)
 {
 	static const char *const keys[] = { "MaxProcs:", "MaxNodes:",
 					    "UnixStartTime:" };
@@ -98,6 +98,8 @@ static int _header(sbi_trace_t *t, const char *line, const char *path,
 			s++;
 		n = strcspn(s, " \t");
 		if ((why = _number(s, n, false, &x)) || x < 0) {
+			if (quiet)
+				return -1;
 			fprintf(stderr, "sbucket: %s:%zu: %.*s '%s': %s\n",
 				sb_shown(p, sizeof(p), path), lineno,
 				(int) strlen(keys[k]) - 1, keys[k],
@@ -191,41 +193,16 @@ static int _job(sbi_trace_t *t, char *line, const char *path,
 	return 0;
 }
 
-int sbi_swf_read(const char *path, bool skip_bad, sbi_trace_t *t)
+int sbi_swf_line(sbi_trace_t *t, char *line, const char *path,
+		 size_t lineno, bool quiet)
 {
-	sbi_lines_t *l = sbi_lines_open(path);
-	size_t len, lineno;
-	char *line;
-	int rc;
+	size_t i = strspn(line, " \t");
 
-	if (!l)
-		return -1;
-	while ((rc = sbi_lines_next(l, &line, &len, &lineno)) > 0) {
-		size_t i = strspn(line, " \t");
-
-		if (!line[i])
-			continue;
-		if (line[i] == ';') {
-			if (_header(t, line + i, path, lineno) < 0)
-				goto fail;
-			continue;
-		}
-		rc = _job(t, line, path, lineno, skip_bad);
-		if (rc < 0)
-			goto fail;
-		if (rc) {
-			if (!skip_bad)
-				goto fail;
-			t->skipped++;
-		}
-	}
-	if (rc < 0)
-		goto fail;
-	sbi_lines_close(l);
-	return 0;
-fail:
-	sbi_lines_close(l);
-	return -1;
+	if (!line[i])
+		return 0;
+	if (line[i] == ';')
+		return _header(t, line + i, path, lineno, quiet) < 0 ? 1 : 0;
+	return _job(t, line, path, lineno, quiet);
 }
 
 /* A name as an SWF number: itself when it is one, else @i + 1. */

@@ -26,8 +26,8 @@
  *   sbucket: log.swf:13: 17 fields, want 18 (a line cut short?)
  * or, with skip_bad, a line skipped and counted (t->skipped).
  *
- * Operations (L lines, J jobs):
- *   sbi_swf_read   O(L + bytes)
+ * Operations (L the line's length, J jobs):
+ *   sbi_swf_line   O(L)
  *   sbi_swf_write  O(J)
  */
 #ifndef SBUCKET_INPUT_SWF_H
@@ -40,11 +40,14 @@
 #include "sbucket_input_trace.h"
 
 /*
- * Append the jobs of the SWF log @path ('-': standard input; gzip or
- * not) to @t (initialised). Returns 0, or -1 after one error line (the
- * file, a malformed line without skip_bad, out of memory).
+ * One line of an SWF log (modified) into @t: a header line read, a job
+ * appended (t->njobs), a blank line skipped. Returns 0, 1 when the line
+ * is malformed (after one error line naming @path, @lineno and the
+ * field, unless @quiet), or -1 after "out of memory" (or too many
+ * jobs). sbi_trace_read() calls it line by line.
  */
-int sbi_swf_read(const char *path, bool skip_bad, sbi_trace_t *t);
+int sbi_swf_line(sbi_trace_t *t, char *line, const char *path,
+		 size_t lineno, bool quiet);
 
 /*
  * @t as an SWF log on @f: a header (MaxProcs and MaxNodes when known, or

@@ -21,6 +21,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "sbucket_input_sacct.h"
+#include "sbucket_input_swf.h"
 #include "sbucket_input_trace.h"
 #include "shown.h"
 
@@ -293,4 +295,47 @@ int sbi_lines_next(sbi_lines_t *l, char **line, size_t *len,
 	*len = n;
 	*lineno = l->lineno;
 	return 1;
+}
+
+/* ---- a whole file -------------------------------------------------------- */
+
+int sbi_trace_read(const char *path, sbi_trace_format_t format,
+		   bool skip_bad, sbi_trace_t *t)
+{
+	sbi_lines_t *l = sbi_lines_open(path);
+	sbi_sacct_t sacct;
+	size_t len, lineno;
+	char *line;
+	int rc;
+
+	if (!l)
+		return -1;
+	sbi_sacct_init(&sacct);
+	while ((rc = sbi_lines_next(l, &line, &len, &lineno)) > 0) {
+		if (format == SBI_TRACE_AUTO) {
+			if (!line[strspn(line, " \t")])
+				continue;
+			format = strchr(line, '|') ? SBI_TRACE_SACCT :
+				SBI_TRACE_SWF;
+		}
+		rc = format == SBI_TRACE_SACCT ?
+			sbi_sacct_line(t, &sacct, line, path, lineno,
+				       skip_bad) :
+			sbi_swf_line(t, line, path, lineno, skip_bad);
+		if (rc < 0)
+			break;
+		if (rc) {
+			if (!skip_bad) {
+				rc = -1;
+				break;
+			}
+			t->skipped++;
+		}
+	}
+	sbi_lines_close(l);
+	if (rc < 0)
+		return -1;
+	if (format == SBI_TRACE_SACCT)
+		return sbi_sacct_finish(t, &sacct, path);
+	return 0;
 }

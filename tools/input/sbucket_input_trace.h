@@ -1,8 +1,8 @@
 /*
  * sbucket_input_trace.h - a workload as 'sbucket replay' reads it: the
  * jobs of a log (SWF, sbucket_input_swf.h) or of a site's accounting
- * (sacct -P, sbucket_input_sacct.h), and the lines of a file that may be
- * gzip-compressed.
+ * (sacct -P, sbucket_input_sacct.h), read by one call that tells them
+ * apart, and the lines of a file that may be gzip-compressed.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -61,6 +61,25 @@ typedef struct {
 	int64_t start;			/* time 0 in Unix seconds, -1 */
 	size_t skipped;			/* bad lines skipped (skip_bad) */
 } sbi_trace_t;
+
+/* What a file holds. */
+typedef enum {
+	SBI_TRACE_AUTO,			/* see sbi_trace_read() */
+	SBI_TRACE_SWF,
+	SBI_TRACE_SACCT,
+} sbi_trace_format_t;
+
+/*
+ * Read the workload of @path ('-': standard input; gzip or not) into @t
+ * (initialised), as an SWF log (sbucket_input_swf.h) or sacct's -P
+ * output (sbucket_input_sacct.h); SBI_TRACE_AUTO decides by the first
+ * line that is not blank: sacct's when it holds a '|', else SWF. A
+ * malformed line stops the reading with its one error line, or, with
+ * @skip_bad, is skipped and counted (t->skipped). Returns 0, or -1 after
+ * one error line. O(bytes).
+ */
+int sbi_trace_read(const char *path, sbi_trace_format_t format,
+		   bool skip_bad, sbi_trace_t *t);
 
 /* An empty trace; 0, or -1 after "sbucket: out of memory". */
 int sbi_trace_init(sbi_trace_t *t);

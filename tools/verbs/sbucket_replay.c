@@ -26,7 +26,9 @@
 #include "priority_params.h"
 #include "sb_time.h"
 #include "sbucket.h"
+#include "sbucket_input_assoc.h"
 #include "sbucket_input_jobs.h"
+#include "sbucket_input_sacct.h"
 #include "sbucket_input_swf.h"
 #include "sbucket_replay.h"
 #include "shown.h"
@@ -49,7 +51,9 @@ static void _usage(FILE *f)
 "Slurm does). Print what the users would have seen: waits, bounded\n"
 "slowdown, utilisation, each user's figures and how fairly they fare.\n"
 "TRACE is a log in the Standard Workload Format (.swf, or .swf.gz as the\n"
-"Parallel Workloads Archive ships it; '-' is standard input).\n"
+"Parallel Workloads Archive ships it) or a cluster's own accounting, as\n"
+"  sacct -a -X -P -S START -E END -o " SBI_SACCT_COLUMNS "\n"
+"prints it (see sbucket(1)); '-' is standard input, gzip or not.\n"
 "\n"
 "The machine and the scheduler:\n"
 "  --procs=N             N interchangeable units (processors, or nodes\n"
@@ -65,6 +69,11 @@ static void _usage(FILE *f)
 "                        fair share of multifactor (implies it); users and\n"
 "                        accounts (the log's groups) from the trace, shares\n"
 "                        1 each, usage decayed as the replay goes\n"
+"  --tree=FILE           multifactor's association tree and usage from FILE\n"
+"                        ('sbucket fairshare's format: Account|Parent|User|\n"
+"                        Shares|RawUsage; implies multifactor); a user it\n"
+"                        lacks gets 1 share in its trace account, or under\n"
+"                        root\n"
 "  --set=KEY=VALUE       a slurm.conf setting, as slurm.conf spells it:\n"
 "                        PriorityWeightAge, PriorityWeightFairshare,\n"
 "                        PriorityWeightJobSize (default 1000, 10000 and 0\n"
@@ -79,9 +88,11 @@ static void _usage(FILE *f)
 "                        the user's last two runs, capped by the limit:\n"
 "                        Tsafrir, Etsion and Feitelson's), or similar2 (of\n"
 "                        similar jobs first, as 'sbucket forecast')\n"
-"  --correct=HOW         a job that outlives its prediction: steps\n"
-"                        (default: +1, 5, 15, 30 min, 1, 2, 5, 10, 20, 50,\n"
-"                        100 h over the prediction) or limit (at once)\n"
+"  --correct=HOW         a job that outlives its prediction is believed to\n"
+"                        run to its limit (limit, the default, as\n"
+"                        'sbucket forecast'), or a little longer each time\n"
+"                        (steps: +1, 5, 15, 30 min, 1, 2, 5, 10, 20, 50,\n"
+"                        100 h over the prediction)\n"
 "  --sjbf                easy: backfill the shortest (believed) job first\n"
 "  --no-kill, --kill     let jobs run past their limit, or not (default)\n"
 "  --no-sjbf             the opposite of --sjbf (after --compare)\n"
@@ -95,7 +106,12 @@ static void _usage(FILE *f)
 "  --json                one JSON object: {\"summary\": ..., \"jobs\": [...]},\n"
 "                        every job in \"jobs\" (an array of two such\n"
 "                        objects with --compare)\n"
+"  --chart=FILE.svg      utilisation and jobs waiting over time, and the\n"
+"                        mean wait by job size, as SVG (both\n"
+"                        configurations with --compare)\n"
 "  --swf-out=FILE        the replayed schedule as an SWF log\n"
+"  --format=swf|sacct    what TRACE is (default: sacct's when its first\n"
+"                        line holds a '|', else SWF)\n"
 "  --skip-bad            skip malformed lines of TRACE (and count them)\n"
 "                        instead of stopping at the first\n"
 "  --compare OPTIONS     a second configuration (the first, changed by\n"
@@ -103,17 +119,19 @@ static void _usage(FILE *f)
 "                        beside the first\n"
 "  -h, --help            this text\n"
 "\n"
-"Jobs that never ran (run time -1) or give no processor count are left\n"
-"out, and so are jobs larger than the machine; the summary counts them.\n"
+"Jobs that never ran (an SWF run time of -1; in sacct's output no Start,\n"
+"or no End yet) or give no processor count are left out, and so are\n"
+"jobs larger than the machine; the summary counts them.\n"
 "A job with no requested time gets its run time as its limit.\n"
 "Exit status: 0, 1 for bad input (one error naming the line and field),\n"
 "2 for usage errors.\n");
 }
 
 enum {
-	O_PROCS = 256, O_SCHED, O_PRIO, O_FS, O_SET, O_PREDICT, O_CORRECT,
+	O_PROCS = 256, O_SCHED, O_PRIO, O_FS, O_SET, O_TREE, O_PREDICT,
+	O_CORRECT,
 	O_SJBF, O_NO_SJBF, O_KILL, O_NO_KILL, O_DROP, O_JOBS, O_USERS,
-	O_JSON, O_SWF_OUT, O_SKIP_BAD,
+	O_JSON, O_CHART, O_SWF_OUT, O_SKIP_BAD, O_FORMAT,
 };
 
 static const struct option _opts[] = {
@@ -122,6 +140,7 @@ static const struct option _opts[] = {
 	{ "priority", required_argument, NULL, O_PRIO },
 	{ "fairshare", required_argument, NULL, O_FS },
 	{ "set", required_argument, NULL, O_SET },
+	{ "tree", required_argument, NULL, O_TREE },
 	{ "predict", required_argument, NULL, O_PREDICT },
 	{ "correct", required_argument, NULL, O_CORRECT },
 	{ "sjbf", no_argument, NULL, O_SJBF },
@@ -132,8 +151,10 @@ static const struct option _opts[] = {
 	{ "jobs", no_argument, NULL, O_JOBS },
 	{ "users", no_argument, NULL, O_USERS },
 	{ "json", no_argument, NULL, O_JSON },
+	{ "chart", required_argument, NULL, O_CHART },
 	{ "swf-out", required_argument, NULL, O_SWF_OUT },
 	{ "skip-bad", no_argument, NULL, O_SKIP_BAD },
+	{ "format", required_argument, NULL, O_FORMAT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -142,7 +163,8 @@ static const struct option _opts[] = {
 typedef struct {
 	const char *trace;
 	bool jobs, users, json, skip_bad;
-	const char *swf_out;
+	sbi_trace_format_t format;
+	const char *chart, *swf_out;
 	bool weights_set[2];
 } _global_t;
 
@@ -368,6 +390,13 @@ static int _options(int argc, char **argv, sbr_conf_t *c, _global_t *g,
 		case O_SET:
 			rc = _set(c, optarg, &g->weights_set[second]);
 			break;
+		case O_TREE:
+			if (!*optarg)
+				return sbucket_usage_error(CMD, name, NULL,
+							   "needs a file");
+			c->tree_file = optarg;
+			c->rc.prio = SB_REPLAY_MULTIFACTOR;
+			break;
 		case O_PREDICT:
 			rc = _enum("--predict", optarg,
 				   sb_replay_predict_parse(optarg),
@@ -377,7 +406,7 @@ static int _options(int argc, char **argv, sbr_conf_t *c, _global_t *g,
 		case O_CORRECT:
 			rc = _enum("--correct", optarg,
 				   sb_replay_correct_parse(optarg),
-				   "want steps or limit", &v);
+				   "want limit or steps", &v);
 			c->rc.correct = (sb_replay_correct_t) v;
 			break;
 		case O_SJBF:
@@ -418,13 +447,26 @@ static int _options(int argc, char **argv, sbr_conf_t *c, _global_t *g,
 			else
 				g->skip_bad = true;
 			break;
+		case O_CHART:
 		case O_SWF_OUT:
 			if (second)
 				goto global;
 			if (!*optarg)
 				return sbucket_usage_error(CMD, name, NULL,
 							   "needs a file");
-			g->swf_out = optarg;
+			*(o == O_CHART ? &g->chart : &g->swf_out) = optarg;
+			break;
+		case O_FORMAT:
+			if (second)
+				goto global;
+			if (!strcmp(optarg, "swf"))
+				g->format = SBI_TRACE_SWF;
+			else if (!strcmp(optarg, "sacct"))
+				g->format = SBI_TRACE_SACCT;
+			else
+				return sbucket_usage_error(CMD, "--format",
+							   optarg,
+							   "want swf or sacct");
 			break;
 		case ':':
 			return sbucket_usage_error(CMD, name, NULL,
@@ -508,46 +550,96 @@ static int _input(sbr_run_t *r, int64_t units)
 }
 
 /*
- * Multifactor's association tree from the trace: an account per account
- * (an SWF log's group) under root, shares 1 each, a user association
- * per user and account, shares 1, no usage; each job's association.
- * 0, or -1 (ENOMEM).
+ * Multifactor's association tree: from --tree's file, or an account
+ * per account of the trace (an SWF log's group) under root, shares 1
+ * each, with no usage. Each job's association: its user's in its
+ * account, else the user's first one in the tree; a user the tree
+ * lacks is added with 1 share in its account (root when the tree lacks
+ * that too) and counted. 0, or -1 after one error line.
  */
 static int _tree(sbr_run_t *r)
 {
 	const sbi_trace_t *t = r->t;
-	int *acct = NULL;
+	int *acct = NULL, *first = NULL;
 	size_t i;
-	int rc = -1;
+	int rc = -1, n;
 
 	if (!(r->tree = sb_assoc_tree_create()) ||
-	    !(acct = malloc((t->naccounts + 1) * sizeof(*acct))))
-		goto out;
-	for (i = 0; i < t->naccounts; i++)
-		acct[i] = -1;
+	    !(acct = malloc((t->naccounts + 1) * sizeof(*acct))) ||
+	    !(first = malloc((t->nusers + 1) * sizeof(*first))))
+		goto oom;
+	if (r->c->tree_file) {
+		FILE *f = strcmp(r->c->tree_file, "-") ?
+			fopen(r->c->tree_file, "r") : NULL;
+
+		if (!f) {
+			fprintf(stderr, "sbucket: --tree '%s': %s\n",
+				r->c->tree_file, strcmp(r->c->tree_file, "-") ?
+				strerror(errno) : "not standard input (the "
+				"trace may be)");
+			goto out;
+		}
+		n = sbi_read_assoc(f, r->c->tree_file, r->tree);
+		fclose(f);
+		if (n < 0)
+			goto out;
+	}
+	for (i = 0; i < t->naccounts; i++) {
+		const char *an = t->accounts[i];
+
+		acct[i] = !strcmp(an, "root") ? SB_ASSOC_ROOT :
+			sb_assoc_tree_find_account(r->tree, an);
+	}
+	for (i = 0; i < t->nusers; i++)
+		first[i] = -1;
+	/* the users' first associations in the tree */
+	n = sb_assoc_tree_count(r->tree);
+	for (i = 0; (int) i < n; i++) {
+		sb_assoc_info_t a;
+		size_t u;
+
+		if (sb_assoc_tree_get(r->tree, (int) i, &a) < 0 ||
+		    !a.is_user)
+			continue;
+		u = sb_strmap_get(t->umap, a.name);
+		if (u != SIZE_MAX && first[u] < 0)
+			first[u] = (int) i;
+	}
 	for (i = 0; i < r->in.n; i++) {
 		const sbi_trace_job_t *tj = &t->jobs[r->in.from[i]];
-		const char *an = t->accounts[tj->account];
 		const char *un = t->users[tj->user];
-		int a = acct[tj->account], u;
+		int a = acct[tj->account], u = -1;
 
-		if (a < 0) {
-			a = !strcmp(an, "root") ? SB_ASSOC_ROOT :
-				sb_assoc_tree_add_account(r->tree,
-							  SB_ASSOC_ROOT, an,
-							  1);
+		if (a < 0 && !r->c->tree_file) {
+			a = sb_assoc_tree_add_account(r->tree, SB_ASSOC_ROOT,
+						      t->accounts[tj->account],
+						      1);
 			if (a < 0)
-				goto out;
+				goto oom;
 			acct[tj->account] = a;
 		}
-		if ((u = sb_assoc_tree_find_user(r->tree, a, un)) < 0 &&
-		    (u = sb_assoc_tree_add_user(r->tree, a, un, 1, 0.0L)) < 0)
-			goto out;
+		if (a >= 0)
+			u = sb_assoc_tree_find_user(r->tree, a, un);
+		if (u < 0)
+			u = first[tj->user];
+		if (u < 0) {
+			u = sb_assoc_tree_add_user(r->tree, a >= 0 ? a :
+						   SB_ASSOC_ROOT, un, 1, 0.0L);
+			if (u < 0)
+				goto oom;
+			first[tj->user] = u;
+			if (r->c->tree_file)
+				r->tree_added++;
+		}
 		r->in.jobs[i].assoc = u;
 	}
 	rc = 0;
+	goto out;
+oom:
+	fprintf(stderr, "sbucket: out of memory\n");
 out:
 	free(acct);
+	free(first);
 	return rc;
 }
 
@@ -563,7 +655,7 @@ static void _run_fini(sbr_run_t *r)
 
 /* Replay @c over @t into @r. 0, or -1 after one error line. */
 static int _run(sbr_run_t *r, const sbr_conf_t *c, const sbi_trace_t *t,
-		bool series)
+		const char *name, bool series)
 {
 	sb_replay_conf_t rc = c->rc;
 	int64_t units = c->procs > 0 ? c->procs : t->max_procs;
@@ -571,9 +663,11 @@ static int _run(sbr_run_t *r, const sbr_conf_t *c, const sbi_trace_t *t,
 	memset(r, 0, sizeof(*r));
 	r->c = c;
 	r->t = t;
+	r->trace_name = name;
 	if (units < 1) {
 		fprintf(stderr, "sbucket: the trace does not say its machine's "
-			"size (no '; MaxProcs:' line): give --procs\n");
+			"size (an SWF log's '; MaxProcs:' line): give "
+			"--procs\n");
 		return -1;
 	}
 	if (_input(r, units) < 0)
@@ -591,7 +685,7 @@ static int _run(sbr_run_t *r, const sbr_conf_t *c, const sbi_trace_t *t,
 	rc.series = series;
 	if (rc.prio == SB_REPLAY_MULTIFACTOR) {
 		if (_tree(r) < 0)
-			goto oom;
+			return -1;
 		rc.tree = r->tree;
 	}
 	if (!(r->out = malloc(r->in.n * sizeof(*r->out))))
@@ -716,7 +810,7 @@ int sbucket_replay_main(int argc, char **argv)
 	if (sbi_trace_init(&t) < 0)
 		return SBUCKET_EXIT_INPUT;
 	rc = SBUCKET_EXIT_INPUT;
-	if (sbi_swf_read(g.trace, g.skip_bad, &t) < 0)
+	if (sbi_trace_read(g.trace, g.format, g.skip_bad, &t) < 0)
 		goto out;
 	if (!t.njobs) {
 		fprintf(stderr, "sbucket: %s: no job in the trace\n",
@@ -724,7 +818,7 @@ int sbucket_replay_main(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < n; i++)
-		if (_run(&run[i], &conf[i], &t, false) < 0)
+		if (_run(&run[i], &conf[i], &t, g.trace, g.chart != NULL) < 0)
 			goto out;
 	if (g.json) {
 		if (n == 2)
@@ -742,6 +836,9 @@ int sbucket_replay_main(int argc, char **argv)
 		if (g.jobs)
 			sbr_print_jobs(&run[0]);
 	}
+	if (g.chart && sbr_chart(&run[0], n == 2 ? &run[1] : NULL,
+				 g.chart) < 0)
+		goto out;
 	if (g.swf_out && _swf_out(&run[0], g.swf_out) < 0)
 		goto out;
 	rc = SBUCKET_EXIT_OK;

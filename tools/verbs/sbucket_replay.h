@@ -2,7 +2,7 @@
  * sbucket_replay.h - what the parts of 'sbucket replay' share: a
  * configuration as the command line gave it, the jobs a trace gives it,
  * and a replay's outcome (sbucket_replay.c reads and runs;
- * sbucket_replay_print.c prints).
+ * sbucket_replay_print.c prints; sbucket_replay_chart.c draws).
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -42,8 +42,10 @@ typedef struct {
 typedef struct {
 	const sbr_conf_t *c;
 	const sbi_trace_t *t;
+	const char *trace_name;		/* as given on the command line */
 	sbr_input_t in;
 	sb_assoc_tree_t *tree;		/* multifactor */
+	size_t tree_added;		/* users --tree's file lacked */
 	sb_replay_out_t *out;		/* per replayed job */
 	sb_replay_series_t series;	/* with --chart */
 	sb_replay_metrics_t m;
@@ -66,5 +68,14 @@ void sbr_print_json(const sbr_run_t *r);
 /* A job's id as the trace gives it into @buf. */
 const char *sbr_job_id(const sbr_run_t *r, size_t i, char *buf,
 		       size_t len);
+
+/* ---- sbucket_replay_chart.c ---------------------------------------------- */
+
+/*
+ * The chart of one replay (or two, @b not NULL; both replayed with their
+ * series) into @file: utilisation and jobs waiting over time, mean wait
+ * by job size. 0, or -1 after one error line.
+ */
+int sbr_chart(const sbr_run_t *a, const sbr_run_t *b, const char *file);
 
 #endif /* SBUCKET_REPLAY_H */

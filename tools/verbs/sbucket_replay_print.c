@@ -150,6 +150,11 @@ void sbr_print_summary(const sbr_run_t *r, bool users)
 		       "their");
 	_conf(r, buf, sizeof(buf));
 	printf("\nscheduler    %s\n", buf);
+	if (r->c->tree_file)
+		printf("tree         %s: %d associations, %zu user%s it "
+		       "lacked added with 1 share\n", r->c->tree_file,
+		       sb_assoc_tree_count(r->tree), r->tree_added,
+		       r->tree_added == 1 ? "" : "s");
 	printf("counted      %zu job%s", m->counted,
 	       m->counted == 1 ? "" : "s");
 	if (drop)
