@@ -11,8 +11,9 @@
 #   snapshots/, named by their second from the window's time 0)
 # For every job a snapshot saw with a likely start, at the first snapshot
 # that saw it: the prediction is likely_end - likely_start (the run time
-# the likely start planned with; likely_basis says from what: similar
-# jobs, the user's jobs, none), the user's estimate is its time limit,
+# the likely start planned with; likely_basis says from what: the
+# user's last runs of similar jobs, of any job, or none: the limit), the
+# user's estimate is its time limit,
 # and the job's run time is its run in the window (the sleep it was
 # given). Accuracy is the mean of min(run, x) / max(run, x) (a run of 0
 # counts as 1 s), the symmetric ratio the paper averages: 1 when every
@@ -65,7 +66,10 @@ def main(argv):
                 continue
             t = [calendar.timegm(time.strptime(j[k], "%Y-%m-%dT%H:%M:%SZ"))
                  for k in ("likely_start", "likely_end")]
-            seen[jid] = (t[1] - t[0], j.get("likely_basis") or "none")
+            b = j.get("likely_basis") or "limit"
+            b = ("similar jobs" if "similar jobs" in b else
+                 "the user's jobs" if "the user's jobs" in b else "limit")
+            seen[jid] = (t[1] - t[0], b)
     rows = {}
     for jid, (pred, basis) in seen.items():
         run, limit = job[num[jid]]
