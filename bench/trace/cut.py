@@ -116,7 +116,11 @@ def main(argv):
                     continue
                 if len(x) != 18:
                     die("%s:%d: %d fields, not 18" % (log, n, len(x)))
-                jobs.append([int(v) for v in x[:13]])
+                try:
+                    # (fields 6 and 7 may be decimals: SDSC-SP2's are)
+                    jobs.append([int(float(v)) for v in x[:13]])
+                except ValueError:
+                    die("%s:%d: a field is not a number" % (log, n))
     except OSError as e:
         die("%s: %s" % (log, e.strerror))
     if machine < 1:
