@@ -80,7 +80,7 @@ _waiting() {
 	done < <(squeue -h -t PD -o '%i %r' 2>/dev/null)
 	[ ${#KIND[@]} -gt 0 ]
 }
-_done() { ! sb_running "$SUBMITTER" && tr_all_done "$SB_DIR/submitted.tsv"; }
+_done() { tr_submitted "$SB_DIR/submitted.tsv" && tr_all_done "$SB_DIR/submitted.tsv"; }
 if sb_wait_for 60 _waiting && fc_snapshot; then
 	likely=$(python3 -c '
 import json, sys
