@@ -40,8 +40,7 @@ LAST=$(sed -n 's/^LAST_SUBMIT=//p' "$TR_CUT/cut.env")
 sdiag -r >/dev/null 2>&1
 echo "T0=$TR_T0 LOAD_START=\"$(cut -d' ' -f1-3 /proc/loadavg)\"" >"$TR_OUT/times.env"
 _tr_sleep_until "$TR_T0"
-tr_submit "$TR_OUT/submitted.tsv" &
-SUBMITTER=$!
+tr_submit_bg "$TR_OUT/submitted.tsv"
 sb_say "window: $TR_JOBS jobs from $(date -d @"$TR_T0" +%T), the last submitted at +$LAST s"
 
 # ---- snapshots of the forecast ---------------------------------------------
@@ -90,7 +89,7 @@ while :; do
 	fi
 	sleep 1
 done
-wait "$SUBMITTER" 2>/dev/null
+wait "$TR_SUBMITTER" 2>/dev/null
 sdiag >"$TR_OUT/sdiag.txt" 2>&1
 echo "END=$(date +%s) LOAD_END=\"$(cut -d' ' -f1-3 /proc/loadavg)\" SNAPSHOTS=$n" >>"$TR_OUT/times.env"
 # sacct has each end a moment after the job left the queue

@@ -69,8 +69,7 @@ tr_users
 tr_t0 4
 tr_history
 _tr_sleep_until "$TR_T0"
-tr_submit "$SB_DIR/submitted.tsv" &
-SUBMITTER=$!
+tr_submit_bg "$SB_DIR/submitted.tsv"
 # one snapshot of the forecast once jobs wait
 declare -A KIND=()
 _waiting() {
@@ -93,7 +92,7 @@ else
 	sb_check "a snapshot of the forecast while jobs wait" false
 fi
 sb_wait_for 300 _done || sb_say "the window did not end in 300 s"
-wait "$SUBMITTER" 2>/dev/null
+wait "$TR_SUBMITTER" 2>/dev/null
 _late() { awk '$2 == "failed" || $4 - $3 > 1' "$SB_DIR/submitted.tsv"; }
 sb_check_eq "every job submitted by its user within 1 s of its time" "" _late
 _collected() {
