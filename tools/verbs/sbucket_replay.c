@@ -706,14 +706,13 @@ oom:
 	return -1;
 }
 
-/* The replayed schedule as an SWF log into @file. */
-static int _swf_out(const sbr_run_t *r, const char *file)
+/* The replayed schedule as an SWF log onto @f (@file in messages). */
+static int _swf_out(const sbr_run_t *r, FILE *f, const char *file)
 {
 	const sbi_trace_t *t = r->t;
 	int64_t *wait = NULL, *run = NULL;
 	sbi_trace_t sub = *t;
 	sbi_trace_job_t *jobs = NULL;
-	FILE *f = NULL;
 	size_t i;
 	int rc = -1;
 
@@ -731,8 +730,7 @@ static int _swf_out(const sbr_run_t *r, const char *file)
 	}
 	sub.jobs = jobs;
 	sub.njobs = r->in.n;
-	if (!(f = fopen(file, "w")) ||
-	    sbi_swf_write(f, &sub, r->c->procs > 0 ? r->c->procs :
+	if (sbi_swf_write(f, &sub, r->c->procs > 0 ? r->c->procs :
 			  t->max_procs, wait, run) < 0) {
 		fprintf(stderr, "sbucket: --swf-out '%s': %s\n", file,
 			strerror(errno));
@@ -740,11 +738,6 @@ static int _swf_out(const sbr_run_t *r, const char *file)
 	}
 	rc = 0;
 out:
-	if (f && fclose(f) && !rc) {
-		fprintf(stderr, "sbucket: --swf-out '%s': %s\n", file,
-			strerror(errno));
-		rc = -1;
-	}
 	free(wait);
 	free(run);
 	free(jobs);
@@ -753,10 +746,40 @@ out:
 
 /* ---- main ---------------------------------------------------------------- */
 
+/* Open --chart's or --swf-out's @file for writing before anything is
+ * replayed or printed: a file that cannot be written is one error
+ * line, and nothing on standard output. */
+static FILE *_open_out(const char *opt, const char *file)
+{
+	char shown[SB_SHOWN_BUF];
+	FILE *f = fopen(file, "w");
+
+	if (!f)
+		fprintf(stderr, "sbucket: %s '%s': %s\n", opt,
+			sb_shown(shown, sizeof(shown), file), strerror(errno));
+	return f;
+}
+
+/* Close what _open_out() opened; 0, or -1 after one error line. */
+static int _close_out(FILE *f, const char *opt, const char *file, int rc)
+{
+	char shown[SB_SHOWN_BUF];
+
+	if (!f)
+		return rc;
+	if (fclose(f) && !rc) {
+		fprintf(stderr, "sbucket: %s '%s': %s\n", opt,
+			sb_shown(shown, sizeof(shown), file), strerror(errno));
+		return -1;
+	}
+	return rc;
+}
+
 int sbucket_replay_main(int argc, char **argv)
 {
 	sbr_conf_t conf[2];
 	sbr_run_t run[2];
+	FILE *chart_f = NULL, *swf_f = NULL;
 	_global_t g;
 	sbi_trace_t t;
 	int i, cmp = -1, rc, n;
@@ -810,6 +833,9 @@ int sbucket_replay_main(int argc, char **argv)
 	if (sbi_trace_init(&t) < 0)
 		return SBUCKET_EXIT_INPUT;
 	rc = SBUCKET_EXIT_INPUT;
+	if ((g.chart && !(chart_f = _open_out("--chart", g.chart))) ||
+	    (g.swf_out && !(swf_f = _open_out("--swf-out", g.swf_out))))
+		goto out;
 	if (sbi_trace_read(g.trace, g.format, g.skip_bad, &t) < 0)
 		goto out;
 	if (!t.njobs) {
@@ -820,6 +846,21 @@ int sbucket_replay_main(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		if (_run(&run[i], &conf[i], &t, g.trace, g.chart != NULL) < 0)
 			goto out;
+	/* the files first: what is printed is printed once all went well */
+	if (chart_f &&
+	    _close_out(chart_f, "--chart", g.chart,
+		       sbr_chart(&run[0], n == 2 ? &run[1] : NULL, chart_f,
+				 g.chart)) < 0) {
+		chart_f = NULL;
+		goto out;
+	}
+	chart_f = NULL;
+	if (swf_f && _close_out(swf_f, "--swf-out", g.swf_out,
+				_swf_out(&run[0], swf_f, g.swf_out)) < 0) {
+		swf_f = NULL;
+		goto out;
+	}
+	swf_f = NULL;
 	if (g.json) {
 		if (n == 2)
 			printf("[");
@@ -836,13 +877,12 @@ int sbucket_replay_main(int argc, char **argv)
 		if (g.jobs)
 			sbr_print_jobs(&run[0]);
 	}
-	if (g.chart && sbr_chart(&run[0], n == 2 ? &run[1] : NULL,
-				 g.chart) < 0)
-		goto out;
-	if (g.swf_out && _swf_out(&run[0], g.swf_out) < 0)
-		goto out;
 	rc = SBUCKET_EXIT_OK;
 out:
+	if (chart_f)
+		fclose(chart_f);
+	if (swf_f)
+		fclose(swf_f);
 	for (i = 0; i < 2; i++)
 		_run_fini(&run[i]);
 	sbi_trace_fini(&t);

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "replay.h"
 #include "replay_metrics.h"
@@ -73,9 +74,11 @@ const char *sbr_job_id(const sbr_run_t *r, size_t i, char *buf,
 
 /*
  * The chart of one replay (or two, @b not NULL; both replayed with their
- * series) into @file: utilisation and jobs waiting over time, mean wait
- * by job size. 0, or -1 after one error line.
+ * series) onto @f (named @file in messages): utilisation and jobs
+ * waiting over time, mean wait by job size. 0, or -1 after one error
+ * line.
  */
-int sbr_chart(const sbr_run_t *a, const sbr_run_t *b, const char *file);
+int sbr_chart(const sbr_run_t *a, const sbr_run_t *b, FILE *f,
+	      const char *file);
 
 #endif /* SBUCKET_REPLAY_H */

@@ -65,7 +65,8 @@ static void _name(const sbr_run_t *r, const char *tag, char *buf,
 		 c->sjbf ? ", SJBF" : "");
 }
 
-int sbr_chart(const sbr_run_t *a, const sbr_run_t *b, const char *file)
+int sbr_chart(const sbr_run_t *a, const sbr_run_t *b, FILE *f,
+	      const char *file)
 {
 	const sbr_run_t *run[2] = { a, b };
 	size_t n = b ? 2 : 1, i, k, nclasses = 0;
@@ -82,7 +83,6 @@ int sbr_chart(const sbr_run_t *a, const sbr_run_t *b, const char *file)
 	size_t cnt[2][MAX_CLASSES] = { { 0 } };
 	const char *base = strrchr(a->trace_name, '/');
 	char *svg = NULL;
-	FILE *f = NULL;
 	int rc = -1;
 
 	memset(classes, 0, sizeof(classes));
@@ -167,7 +167,7 @@ int sbr_chart(const sbr_run_t *a, const sbr_run_t *b, const char *file)
 	}
 	if (!(svg = sb_plot_svg(&o, tp, 2, &bp, 1)))
 		goto oom;
-	if (!(f = fopen(file, "w")) || fputs(svg, f) == EOF) {
+	if (fputs(svg, f) == EOF || fflush(f)) {
 		fprintf(stderr, "sbucket: --chart '%s': %s\n", file,
 			strerror(errno));
 		goto out;
@@ -177,11 +177,6 @@ int sbr_chart(const sbr_run_t *a, const sbr_run_t *b, const char *file)
 oom:
 	fprintf(stderr, "sbucket: out of memory\n");
 out:
-	if (f && fclose(f) && !rc) {
-		fprintf(stderr, "sbucket: --chart '%s': %s\n", file,
-			strerror(errno));
-		rc = -1;
-	}
 	for (i = 0; i < 2; i++) {
 		free(used[i]);
 		free(queued[i]);
