@@ -17,6 +17,8 @@
 
 #include "replay.h"
 #include "replay_metrics.h"
+#include "policy.h"
+#include "sbucket_input_nodes.h"
 #include "sbucket_input_trace.h"
 
 /* One configuration (two with --compare). */
@@ -26,6 +28,10 @@ typedef struct {
 	double drop_first;		/* --drop-first, percent */
 	const char *tree_file;		/* --tree: an 'sbucket fairshare'
 					 * file, NULL: from the trace */
+	/* --nodes: whole nodes of a nodes file (NULL: units) */
+	const char *nodes_file;
+	const char *policy, *priorityf;	/* --policy, --priorityf */
+	int64_t cpus_per_node;		/* 0: the fewest CPUs of a node */
 } sbr_conf_t;
 
 /* The jobs a configuration replays, and those it cannot. */
@@ -45,6 +51,11 @@ typedef struct {
 	const sbi_trace_t *t;
 	const char *trace_name;		/* as given on the command line */
 	sbr_input_t in;
+	sbi_cluster_t cl;		/* --nodes: the nodes */
+	sb_policy_t pol;
+	int64_t cpn;			/* CPUs per node of a job's size */
+	int64_t units;			/* the machine: units or nodes */
+	const char *unit_name;		/* "units" or "nodes" */
 	sb_assoc_tree_t *tree;		/* multifactor */
 	size_t tree_added;		/* users --tree's file lacked */
 	sb_replay_out_t *out;		/* per replayed job */

@@ -22,7 +22,7 @@
 
 static int64_t _units(const sbr_run_t *r)
 {
-	return r->c->procs > 0 ? r->c->procs : r->t->max_procs;
+	return r->units;
 }
 
 /* Size class of a job of @size units: 0 for 1, 1 for 2, 2 for 3-4... */
@@ -149,12 +149,15 @@ int sbr_chart(const sbr_run_t *a, const sbr_run_t *b, FILE *f,
 			v[i * nclasses + k] = cnt[i][k] ?
 				sum[i][k] / (double) cnt[i][k] : -1.0;
 	}
-	bp = (sb_plot_bars_t) { "Mean wait by job size (units)", "min", cnames,
+	bp = (sb_plot_bars_t) { a->c->nodes_file ?
+				"Mean wait by job size (nodes)" :
+				"Mean wait by job size (units)", "min", cnames,
 				nclasses, snames, n, v };
 	snprintf(title, sizeof(title), "sbucket replay: %s",
 		 base ? base + 1 : a->trace_name);
-	snprintf(cap, sizeof(cap), "%zu jobs on %" PRId64 " units: mean wait "
+	snprintf(cap, sizeof(cap), "%zu jobs on %" PRId64 " %s: mean wait "
 		 "%.1f min, utilisation %.2f%%%s", a->m.jobs, _units(a),
+		 a->unit_name,
 		 a->m.mean_wait / 60, a->m.utilization * 100,
 		 n == 2 ? " (A)" : "");
 	o.title = title;
