@@ -103,16 +103,21 @@ out:
 	return rc;
 }
 
-int sb__replay_nodes_now(struct sb_replay *r, size_t j, sb_bitmap_t **nodes)
+/* Ask @mode for @j; OURS: 1 with its nodes (and start), else 0. */
+static int _ask(struct sb_replay *r, size_t j, sb_select_mode_t mode,
+		const sb_will_run_t *plan, int64_t *start,
+		sb_bitmap_t **nodes)
 {
 	sb_select_verdict_t v;
 	int rc = -1;
 
 	*nodes = NULL;
-	if (_decide(r, j, SB_SELECT_RUN_NOW, NULL, &v) < 0)
+	if (_decide(r, j, mode, plan, &v) < 0)
 		goto out;
 	rc = 0;
 	if (v.action == SB_SELECT_OURS) {
+		if (start)
+			*start = v.start;
 		*nodes = v.nodes;
 		v.nodes = NULL;
 		rc = 1;
@@ -120,6 +125,11 @@ int sb__replay_nodes_now(struct sb_replay *r, size_t j, sb_bitmap_t **nodes)
 out:
 	sb_select_verdict_fini(&v);
 	return rc;
+}
+
+int sb__replay_nodes_now(struct sb_replay *r, size_t j, sb_bitmap_t **nodes)
+{
+	return _ask(r, j, SB_SELECT_RUN_NOW, NULL, NULL, nodes);
 }
 
 sb_will_run_t *sb__replay_nodes_plan(struct sb_replay *r)
@@ -130,22 +140,9 @@ sb_will_run_t *sb__replay_nodes_plan(struct sb_replay *r)
 int sb__replay_nodes_when(struct sb_replay *r, const sb_will_run_t *plan,
 			  size_t j, int64_t *start, sb_bitmap_t **nodes)
 {
-	sb_select_verdict_t v;
-	int rc = -1;
+	int rc = _ask(r, j, SB_SELECT_WILL_RUN, plan, start, nodes);
 
-	*nodes = NULL;
-	if (_decide(r, j, SB_SELECT_WILL_RUN, plan, &v) < 0)
-		goto out;
-	rc = 1;
-	if (v.action == SB_SELECT_OURS) {
-		*start = v.start;
-		*nodes = v.nodes;
-		v.nodes = NULL;
-		rc = 0;
-	}
-out:
-	sb_select_verdict_fini(&v);
-	return rc;
+	return rc < 0 ? -1 : !rc;
 }
 
 int sb__replay_nodes_hold(sb_will_run_t *plan, const sb_bitmap_t *nodes,

@@ -61,17 +61,20 @@ static void _run_checked(const sb_replay_conf_t *c,
  * 123 and 124 at once, 125 at 2 h; 126 is the head then and waits for
  * all four, at 3 h: 7 h in all.
  */
+static const sb_replay_job_t _seed[4] = {
+	{ 0, 7200, 7200, 2, 0, 0 },
+	{ 0, 7200, 7200, 2, 0, 0 },
+	{ 0, 3600, 3600, 1, 1, 0 },
+	{ 0, 14400, 14400, 4, 2, 0 },
+};
+
 START_TEST(test_seed_example)
 {
-	sb_replay_job_t j[4] = {
-		{ 0, 7200, 7200, 2, 0, 0 },
-		{ 0, 7200, 7200, 2, 0, 0 },
-		{ 0, 3600, 3600, 1, 1, 0 },
-		{ 0, 14400, 14400, 4, 2, 0 },
-	};
+	sb_replay_job_t j[4];
 	sb_replay_conf_t c;
 	sb_replay_out_t o[4];
 
+	memcpy(j, _seed, sizeof(j));
 	sb_replay_conf_default(&c);
 	c.units = 4;
 	_run_checked(&c, j, 4, o, 0);
@@ -873,47 +876,42 @@ static void _random_case(sb_test_rng_t *rng, unsigned long cs,
 	sb_assoc_tree_destroy(c.tree);
 }
 
-START_TEST(test_random_easy)
+/* @n random cases from @seed under @sched (-1: each in turn). */
+static void _sweep(uint64_t seed, unsigned long n, int sched,
+		   bool multifactor)
 {
 	sb_test_rng_t rng;
 	unsigned long cs;
 
-	sb_test_rng_seed(&rng, 47001);
-	for (cs = 0; cs < 1500; cs++)
-		_random_case(&rng, cs, SB_REPLAY_EASY, false);
+	sb_test_rng_seed(&rng, seed);
+	for (cs = 0; cs < n; cs++)
+		_random_case(&rng, cs, (sb_replay_sched_t) (sched < 0 ?
+							    (int) (cs % 3) :
+							    sched),
+			     multifactor);
+}
+
+START_TEST(test_random_easy)
+{
+	_sweep(47001, 1500, SB_REPLAY_EASY, false);
 }
 END_TEST
 
 START_TEST(test_random_conservative)
 {
-	sb_test_rng_t rng;
-	unsigned long cs;
-
-	sb_test_rng_seed(&rng, 47002);
-	for (cs = 0; cs < 3000; cs++)
-		_random_case(&rng, cs, SB_REPLAY_CONSERVATIVE, false);
+	_sweep(47002, 3000, SB_REPLAY_CONSERVATIVE, false);
 }
 END_TEST
 
 START_TEST(test_random_slurm)
 {
-	sb_test_rng_t rng;
-	unsigned long cs;
-
-	sb_test_rng_seed(&rng, 47003);
-	for (cs = 0; cs < 1500; cs++)
-		_random_case(&rng, cs, SB_REPLAY_SLURM, false);
+	_sweep(47003, 1500, SB_REPLAY_SLURM, false);
 }
 END_TEST
 
 START_TEST(test_random_multifactor)
 {
-	sb_test_rng_t rng;
-	unsigned long cs;
-
-	sb_test_rng_seed(&rng, 47004);
-	for (cs = 0; cs < 900; cs++)
-		_random_case(&rng, cs, (sb_replay_sched_t) (cs % 3), true);
+	_sweep(47004, 900, -1, true);
 }
 END_TEST
 
@@ -952,18 +950,14 @@ static void _nodes_free(sb_node_t *v, size_t n)
 /* The seed's example on four whole nodes: the same starts as on units. */
 START_TEST(test_nodes_seed)
 {
-	sb_replay_job_t j[4] = {
-		{ 0, 7200, 7200, 2, 0, 0 },
-		{ 0, 7200, 7200, 2, 0, 0 },
-		{ 0, 3600, 3600, 1, 1, 0 },
-		{ 0, 14400, 14400, 4, 2, 0 },
-	};
+	sb_replay_job_t j[4];
 	sb_node_t *nodes = _nodes(4, false);
 	sb_replay_conf_t c;
 	sb_replay_out_t o[4];
 	sb_policy_t pol;
 	size_t i;
 
+	memcpy(j, _seed, sizeof(j));
 	ck_assert_int_eq(sb_policy_init(&pol, "lastavailable", NULL, NULL,
 					NULL), 0);
 	sb_replay_conf_default(&c);
