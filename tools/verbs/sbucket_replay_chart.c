@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "chart_plot.h"
+#include "priority_params.h"
 #include "sbucket_replay.h"
 
 #define MAX_CLASSES 48		/* 1, 2, 3-4, ... up to 2^46 units */
@@ -59,8 +60,13 @@ static void _name(const sbr_run_t *r, const char *tag, char *buf,
 {
 	const sb_replay_conf_t *c = &r->c->rc;
 
-	snprintf(buf, len, "%s%s%s%s%s", tag, sb_replay_sched_name(c->sched),
-		 c->prio == SB_REPLAY_MULTIFACTOR ? ", multifactor" : "",
+	const char *fs = sb_priority_params_algorithm_name(c->fs_algorithm);
+
+	snprintf(buf, len, "%s%s%s%s%s%s%s", tag,
+		 sb_replay_sched_name(c->sched),
+		 r->c->nodes_file ? " on nodes" : "",
+		 c->prio == SB_REPLAY_MULTIFACTOR ? ", multifactor " : "",
+		 c->prio == SB_REPLAY_MULTIFACTOR && fs ? fs : "",
 		 c->predict != SB_REPLAY_PREDICT_LIMIT ? ", predicted" : "",
 		 c->sjbf ? ", SJBF" : "");
 }
