@@ -320,35 +320,6 @@ static int64_t _bar_panel(sb_strbuf_t *b, const sb_plot_bars_t *p, int64_t y)
 	return y + PANEL_H + AXIS_H + GAP;
 }
 
-/* The legend of @n names from @x, at @y; returns the y below it. */
-static int64_t _legend(sb_strbuf_t *b, const char *const *names, size_t n,
-		       int64_t y)
-{
-	int64_t x = LEFT;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		int64_t w = 16 + (int64_t) strlen(names[i]) * 7 + 16;
-
-		if (x + w > LEFT + PLOT_W && x > LEFT) {
-			y += 20;
-			x = LEFT;
-		}
-		if (b) {
-			sb_strbuf_addf(b, "<rect x=\"%lld\" y=\"%lld\" "
-				       "width=\"12\" height=\"12\" fill=\"%s\"/>"
-				       "<text x=\"%lld\" y=\"%lld\">",
-				       (long long) x, (long long) y + 4,
-				       _line[i % SB_CHART_COLOURS],
-				       (long long) x + 16, (long long) y + 14);
-			sb__chart_add_text(b, names[i]);
-			sb_strbuf_add(b, "</text>\n");
-		}
-		x += w;
-	}
-	return y + 24;
-}
-
 char *sb_plot_svg(const sb_plot_opts_t *o, const sb_plot_time_t *tp,
 		  size_t ntp, const sb_plot_bars_t *bp, size_t nbp)
 {
@@ -390,24 +361,11 @@ char *sb_plot_svg(const sb_plot_opts_t *o, const sb_plot_time_t *tp,
 		(ntp ? AXIS_H : 0) +
 		(int64_t) nbp * (TITLE_H + PANEL_H + AXIS_H + GAP);
 	if (nnames > 1)
-		height = _legend(NULL, names, nnames, height);
+		height = sb__chart_legend(NULL, names, nnames, LEFT,
+					  LEFT + PLOT_W, height, _line);
 	height += (o->caption ? 20 : 0) + PAD;
 
-	sb_strbuf_add(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	sb_strbuf_addf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-		       "width=\"%lld\" height=\"%lld\" "
-		       "viewBox=\"0 0 %lld %lld\" "
-		       "font-family=\"sans-serif\" font-size=\"12\">\n",
-		       (long long) width, (long long) height,
-		       (long long) width, (long long) height);
-	sb_strbuf_add(&b, "<rect width=\"100%\" height=\"100%\" "
-		      "fill=\"#ffffff\"/>\n");
-	if (o->title) {
-		sb_strbuf_addf(&b, "<text x=\"%d\" y=\"22\" font-size=\"14\" "
-			       "font-weight=\"bold\">", PAD);
-		sb__chart_add_text(&b, o->title);
-		sb_strbuf_add(&b, "</text>\n");
-	}
+	sb__chart_svg_head(&b, width, height, o->title);
 	y = o->title ? 36 : PAD;
 	if (ntp && !(mean = malloc(SB_CHART_COLOURS * PLOT_W *
 				   sizeof(*mean)))) {
@@ -421,7 +379,8 @@ char *sb_plot_svg(const sb_plot_opts_t *o, const sb_plot_time_t *tp,
 	for (i = 0; i < nbp; i++)
 		y = _bar_panel(&b, &bp[i], y);
 	if (nnames > 1)
-		y = _legend(&b, names, nnames, y);
+		y = sb__chart_legend(&b, names, nnames, LEFT, LEFT + PLOT_W,
+				     y, _line);
 	if (o->caption) {
 		sb_strbuf_addf(&b, "<text x=\"%d\" y=\"%lld\">", LEFT,
 			       (long long) y + 12);

@@ -85,6 +85,16 @@ extern const char *const sb__chart_palette[SB_CHART_COLOURS];
 void sb__chart_add_px(sb_strbuf_t *b, int64_t tenths);
 void sb__chart_add_text(sb_strbuf_t *b, const char *s);
 int64_t sb__chart_tick_step(int64_t span, int64_t unit);
+/* An SVG document's start: the <svg> element of @width x @height, a
+ * white background, @title (when not NULL) as a heading at the top. */
+void sb__chart_svg_head(sb_strbuf_t *b, int64_t width, int64_t height,
+			const char *title);
+/* The legend of @nkeys keys from @y down, swatches of @palette's
+ * colours, wrapping at @width (only measured when @b is NULL); the y
+ * below it. */
+int64_t sb__chart_legend(sb_strbuf_t *b, const char *const *keys,
+			 size_t nkeys, int64_t left, int64_t width, int64_t y,
+			 const char *const *palette);
 void sb__chart_add_axis_time(sb_strbuf_t *b, int64_t rel,
 			     const sb_chart_opts_t *o);
 

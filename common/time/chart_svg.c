@@ -236,13 +236,34 @@ static void _add_box(sb_strbuf_t *b, const sb_chart_t *c,
 	sb_strbuf_add(b, "</g>\n");
 }
 
+void sb__chart_svg_head(sb_strbuf_t *b, int64_t width, int64_t height,
+			const char *title)
+{
+	sb_strbuf_add(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	sb_strbuf_addf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+		       "width=\"%lld\" height=\"%lld\" "
+		       "viewBox=\"0 0 %lld %lld\" "
+		       "font-family=\"sans-serif\" font-size=\"12\">\n",
+		       (long long) width, (long long) height,
+		       (long long) width, (long long) height);
+	sb_strbuf_add(b, "<rect width=\"100%\" height=\"100%\" "
+		      "fill=\"#ffffff\"/>\n");
+	if (title) {
+		sb_strbuf_addf(b, "<text x=\"%d\" y=\"22\" font-size=\"14\" "
+			       "font-weight=\"bold\">", PAD);
+		sb__chart_add_text(b, title);
+		sb_strbuf_add(b, "</text>\n");
+	}
+}
+
 /*
- * The legend from @y down: a swatch and the key for each key, in rows
- * that wrap at @width. Drawn into @b, or only measured when @b is NULL.
- * Returns the y below it.
+ * The legend from @y down: a swatch of @palette's colour and the key for
+ * each key, in rows that wrap at @width. Drawn into @b, or only measured
+ * when @b is NULL. Returns the y below it.
  */
-static int64_t _legend(sb_strbuf_t *b, const char **keys, size_t nkeys,
-		       int64_t left, int64_t width, int64_t y)
+int64_t sb__chart_legend(sb_strbuf_t *b, const char *const *keys,
+			 size_t nkeys, int64_t left, int64_t width, int64_t y,
+			 const char *const *palette)
 {
 	int64_t x = left;
 	size_t i;
@@ -260,7 +281,7 @@ static int64_t _legend(sb_strbuf_t *b, const char **keys, size_t nkeys,
 				       "fill=\"%s\" stroke=\"#333333\"/>"
 				       "<text x=\"%lld\" y=\"%lld\">",
 				       (long long) x, (long long) y + 4,
-				       sb__chart_palette[i % SB_CHART_COLOURS],
+				       palette[i % SB_CHART_COLOURS],
 				       (long long) x + 16, (long long) y + 14);
 			sb__chart_add_text(b, keys[i]);
 			sb_strbuf_add(b, "</text>\n");
@@ -308,24 +329,11 @@ char *sb_chart_svg(const sb_chart_t *c, const sb_chart_opts_t *o)
 	/* Below the rows: axis labels, caption, legend. */
 	height = y + 24 + (o->caption || o->summary ? 20 : 0);
 	if (o->legend)
-		height = _legend(NULL, keys, nkeys, left, width, height);
+		height = sb__chart_legend(NULL, keys, nkeys, left, width,
+					  height, sb__chart_palette);
 	height += PAD;
 
-	sb_strbuf_add(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	sb_strbuf_addf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-		       "width=\"%lld\" height=\"%lld\" "
-		       "viewBox=\"0 0 %lld %lld\" "
-		       "font-family=\"sans-serif\" font-size=\"12\">\n",
-		       (long long) width, (long long) height,
-		       (long long) width, (long long) height);
-	sb_strbuf_add(&b, "<rect width=\"100%\" height=\"100%\" "
-		      "fill=\"#ffffff\"/>\n");
-	if (o->title) {
-		sb_strbuf_addf(&b, "<text x=\"%d\" y=\"22\" font-size=\"14\" "
-			       "font-weight=\"bold\">", PAD);
-		sb__chart_add_text(&b, o->title);
-		sb_strbuf_add(&b, "</text>\n");
-	}
+	sb__chart_svg_head(&b, width, height, o->title);
 	/* Grid lines and tick labels, then the axis. */
 	step = sb__chart_tick_step(l.t1 - l.t0, o->unit);
 	for (t = 0; t <= l.t1 - l.t0; t += step) {
@@ -371,7 +379,8 @@ char *sb_chart_svg(const sb_chart_t *c, const sb_chart_opts_t *o)
 		y += 20;
 	}
 	if (o->legend)
-		_legend(&b, keys, nkeys, left, width, y);
+		sb__chart_legend(&b, keys, nkeys, left, width, y,
+				 sb__chart_palette);
 	sb_strbuf_add(&b, "</svg>\n");
 	svg = sb_strbuf_finish(&b);
 out:

@@ -284,6 +284,8 @@ sb_replay_t *sb_replay_create(const sb_replay_conf_t *c,
 		goto fail;
 	if (c->prio == SB_REPLAY_MULTIFACTOR && sb__replay_prio_init(r) < 0)
 		goto fail;
+	if (c->nodes && sb__replay_nodes_init(r) < 0)
+		goto fail;
 	return r;
 fail:
 	e = errno == EINVAL ? EINVAL : ENOMEM;
@@ -297,6 +299,15 @@ void sb_replay_destroy(sb_replay_t *r)
 	if (!r)
 		return;
 	sb__replay_prio_fini(r);
+	if (r->c.nodes) {
+		size_t i;
+
+		/* the nodes the caller lent are idle again */
+		for (i = 0; r->jnodes && i < r->n; i++)
+			if (r->jnodes[i])
+				sb__replay_nodes_release(r, i);
+		sb__replay_nodes_fini(r);
+	}
 	sb_rt_history_destroy(r->hist);
 	sb_planner_destroy(r->plan);
 	sb_replay_series_fini(&r->series);
@@ -325,7 +336,8 @@ static int64_t _runs(const struct sb_replay *r, size_t j, bool *killed)
 	return *killed ? jb->limit : run;
 }
 
-int sb__replay_start(struct sb_replay *r, size_t j, bool backfilled)
+int sb__replay_start(struct sb_replay *r, size_t j, bool backfilled,
+		     sb_bitmap_t *nodes)
 {
 	sb__rjob_t *s = &r->st[j];
 	const sb_replay_job_t *jb = &r->jobs[j];
@@ -344,6 +356,8 @@ int sb__replay_start(struct sb_replay *r, size_t j, bool backfilled)
 		s->span = 0;
 		return -1;
 	}
+	if (r->c.nodes && sb__replay_nodes_take(r, j, nodes) < 0)
+		return -1;
 	s->res = r->now;
 	s->state = SB__R_RUNNING;
 	s->end = r->now + run;
@@ -383,6 +397,8 @@ static int _end(struct sb_replay *r, size_t j, bool *hole)
 	if (sb_planner_rem_span(r->plan, s->span) < 0)
 		return -1;
 	s->span = 0;
+	if (r->c.nodes && sb__replay_nodes_release(r, j) < 0)
+		return -1;
 	s->state = SB__R_DONE;
 	r->out[j].end = r->now;
 	r->used -= jb->size;
@@ -436,6 +452,8 @@ static int _belief(struct sb_replay *r, size_t j)
 		return -1;
 	}
 	s->est = est;
+	if (r->c.nodes)
+		sb__replay_nodes_belief(r, j);
 	if (start + est < s->end &&
 	    _push(r, start + est, j, SB__EV_BELIEF) < 0)
 		return -1;
@@ -854,6 +872,11 @@ int sb_replay_check(const sb_replay_t *r)
 	if (r->now >= sb_planner_base(r->plan) &&
 	    sb_planner_avail_at(r->plan, r->now) != r->c.units - r->used)
 		goto broken;
+	if (r->c.nodes && sb__replay_nodes_check(r) < 0) {
+		if (errno == ENOMEM)
+			goto out;
+		goto broken;
+	}
 	rc = 0;
 	goto out;
 broken:

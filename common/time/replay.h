@@ -25,6 +25,19 @@
  * for its run time, or to its limit when that is shorter (killed, as
  * Slurm kills it), unless kill is off; a run time of 0 counts as 1 s.
  *
+ * Whole nodes. With a nodes array (c->nodes: a nodes file as 'sbucket
+ * place' reads it) the machine is those nodes, a job's size is its count
+ * of whole nodes, exclusive, and every placement is select/bucket's own
+ * decision (select_decide.h, issue #46) under c->policy: a start in
+ * RUN_NOW on the bucket set of the nodes as they are, a "when could it
+ * start" (EASY's head, a backfill test) in WILL_RUN on a plan of the
+ * running jobs' believed ends (will_run.h), a reservation a hold on the
+ * nodes that decision chose. A replay and the plugin cannot disagree on
+ * where a job goes. The unit planner is still kept (its free count is a
+ * quick "cannot fit" before a decision is asked). EASY and SLURM only:
+ * conservative's compression moves single reservations, which a WILL_RUN
+ * plan keeps as windows of nodes.
+ *
  * Schedulers (all in priority order: the queue's order, see below):
  *   EASY          the jobs at the head of the queue start while they fit;
  *                 the first that does not gets a reservation at its
@@ -116,7 +129,10 @@
  * Errors: -1 (or NULL) with errno: EINVAL (a NULL argument, a bad
  * configuration, a job with a negative submit time or run time, a limit
  * < 1, a size < 1 or above the machine, a user or association out of
- * range), ENOMEM; EFAULT from the checker. A failed step leaves the
+ * range; whole nodes with CONSERVATIVE, without a policy, units other
+ * than nnodes, a node busy or out of order; a decision handing a job to
+ * the base, which the replay cannot model), ENOMEM; EFAULT from the
+ * checker. A failed step leaves the
  * replay unusable (destroy it). No logging. Not thread-safe.
  */
 #ifndef SB_REPLAY_H
@@ -127,6 +143,8 @@
 #include <stdint.h>
 
 #include "assoc_tree.h"
+#include "node.h"
+#include "policy.h"
 
 typedef struct sb_replay sb_replay_t;
 
@@ -201,6 +219,16 @@ typedef struct {
 	int64_t max_age;		/* >= 1 */
 	int64_t half_life;		/* <= 0: no decay */
 	int64_t calc_period;		/* >= 1 */
+	/* whole nodes (see the top): the nodes, their indices 0..nnodes-1,
+	 * states IDLE, DOWN, DRAINED or POWERED_DOWN, no jobs, no busy
+	 * windows (borrowed; their states change as jobs start and end,
+	 * and are idle again at the end); units must equal nnodes; the
+	 * allocation policy; whether the base is a consumable-resource one
+	 * (select/cons_tres) */
+	sb_node_t *nodes;
+	size_t nnodes;
+	const sb_policy_t *policy;
+	bool base_cons;
 	/* users by index: the predictor's keys */
 	const char *const *users;
 	size_t nusers;
@@ -301,7 +329,9 @@ void sb_replay_series_fini(sb_replay_series_t *s);
  * after now) or none (EASY, SLURM between passes); the planner's spans
  * are exactly those, and the planner's own check passes; ended jobs ran
  * for their run time or to their limit; no job started before it
- * arrived. Returns 0, or -1 with errno EFAULT (broken), EINVAL (r NULL)
+ * arrived; on whole nodes, each running job holds as many nodes as its
+ * size, no node two jobs, every node of a job ALLOCATED and believed
+ * free at the job's believed end, every other node not. Returns 0, or -1 with errno EFAULT (broken), EINVAL (r NULL)
  * or ENOMEM. O(J + n + R log R + Q).
  */
 int sb_replay_check(const sb_replay_t *r);

@@ -19,9 +19,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bitmap.h"
+#include "bucket.h"
 #include "planner.h"
 #include "replay.h"
 #include "runtime_predict.h"
+#include "will_run.h"
 
 enum { SB__R_FUTURE, SB__R_WAITING, SB__R_RUNNING, SB__R_DONE };
 
@@ -91,6 +94,10 @@ struct sb_replay {
 	double *fs;			/* fair-share factor, users */
 	bool fs_stale;
 	size_t *ended, nended;		/* ended since the last pass */
+	/* whole nodes */
+	sb_bucket_set_t *set;
+	int64_t *until;			/* by node: believed end, 0 idle */
+	sb_bitmap_t **jnodes;		/* by job: its nodes while it runs */
 	/* series */
 	sb_replay_series_t series;
 	size_t capseries;
@@ -106,8 +113,10 @@ static inline bool sb__replay_before(const struct sb_replay *r, size_t a,
 }
 
 /* replay.c: start job @j now (its span added unless it holds one from
- * now), backfilled or not; 0 or -1 (errno). */
-int sb__replay_start(struct sb_replay *r, size_t j, bool backfilled);
+ * now), backfilled or not, on @nodes (whole nodes: taken over; else
+ * NULL); 0 or -1 (errno). */
+int sb__replay_start(struct sb_replay *r, size_t j, bool backfilled,
+		     sb_bitmap_t *nodes);
 
 /* replay.c: drop the started jobs from the queue. O(Q). */
 void sb__replay_compact(struct sb_replay *r);
@@ -149,5 +158,28 @@ int sb__replay_prio_pass(struct sb_replay *r, bool *moved);
 /* replay_prio.c: where job @j (waiting, its priority set) goes in the
  * queue: the index it is inserted at. O(log Q). */
 size_t sb__replay_queue_pos(const struct sb_replay *r, size_t j);
+
+/* replay_nodes.c: whole nodes (replay.h). init checks the nodes and
+ * makes the set (EINVAL, ENOMEM); now: select/bucket's RUN_NOW for
+ * waiting job @j, 1 with its nodes, 0 not now; plan: WILL_RUN's plan of
+ * the running jobs' beliefs (NULL, errno); when: WILL_RUN on @plan, 0
+ * with the start and nodes, 1 never; hold: the nodes unusable over
+ * [start, end) in @plan; take / release: running job @j's nodes
+ * allocated / idle again; belief: its nodes' believed end after a
+ * correction; check: the nodes against the running jobs (EFAULT). */
+int sb__replay_nodes_init(struct sb_replay *r);
+void sb__replay_nodes_fini(struct sb_replay *r);
+int sb__replay_nodes_now(struct sb_replay *r, size_t j,
+			 sb_bitmap_t **nodes);
+sb_will_run_t *sb__replay_nodes_plan(struct sb_replay *r);
+int sb__replay_nodes_when(struct sb_replay *r, const sb_will_run_t *plan,
+			  size_t j, int64_t *start, sb_bitmap_t **nodes);
+int sb__replay_nodes_hold(sb_will_run_t *plan, const sb_bitmap_t *nodes,
+			  int64_t start, int64_t end);
+int sb__replay_nodes_take(struct sb_replay *r, size_t j,
+			  sb_bitmap_t *nodes);
+int sb__replay_nodes_release(struct sb_replay *r, size_t j);
+void sb__replay_nodes_belief(struct sb_replay *r, size_t j);
+int sb__replay_nodes_check(const struct sb_replay *r);
 
 #endif /* SB_REPLAY_PRIV_H */

@@ -24,6 +24,43 @@ static int64_t _free(const struct sb_replay *r)
 	return r->c.units - r->used;
 }
 
+/*
+ * The queue's head starts while it fits (units: its size is free; whole
+ * nodes: select/bucket's RUN_NOW gives it nodes). Returns how many
+ * started (the first that many of the queue), or (size_t) -1 (errno).
+ */
+static size_t _heads(struct sb_replay *r)
+{
+	size_t i = 0;
+
+	while (i < r->nq && r->jobs[r->queue[i]].size <= _free(r)) {
+		sb_bitmap_t *nodes = NULL;
+
+		if (r->c.nodes) {
+			int rc = sb__replay_nodes_now(r, r->queue[i], &nodes);
+
+			if (rc < 0)
+				return (size_t) -1;
+			if (!rc)
+				break;
+		}
+		if (sb__replay_start(r, r->queue[i++], false, nodes) < 0)
+			return (size_t) -1;
+	}
+	return i;
+}
+
+/* A job started now by WILL_RUN's answer: on its nodes, which @plan then
+ * holds until its believed end. */
+static int _start_planned(struct sb_replay *r, sb_will_run_t *plan,
+			  size_t j, bool backfilled, sb_bitmap_t *nodes)
+{
+	if (sb__replay_start(r, j, backfilled, nodes) < 0)
+		return -1;
+	return sb__replay_nodes_hold(plan, r->jnodes[j], r->now,
+				     sb_time_add(r->now, r->st[j].est));
+}
+
 /* ---- EASY ---------------------------------------------------------------- */
 
 /* qsort has no context: the replay of the one sort. */
@@ -42,6 +79,73 @@ static int _by_est(const void *pa, const void *pb)
 	return sb__replay_before(_sort_r, a, b) ? -1 : 1;
 }
 
+static void _sjbf(struct sb_replay *r, size_t nc);
+
+/*
+ * EASY on whole nodes, the head at queue[@i] blocked and @fr units free:
+ * the head's reservation is WILL_RUN's answer for it, held on its nodes;
+ * a candidate starts when WILL_RUN, around that hold, answers "now".
+ */
+static int _easy_nodes(struct sb_replay *r, bool full, size_t i, int64_t fr)
+{
+	size_t head = r->queue[i], k, nc = 0;
+	sb_will_run_t *plan = sb__replay_nodes_plan(r);
+	sb_bitmap_t *nodes = NULL;
+	int64_t at;
+	int rc = -1, w;
+
+	if (!plan)
+		return -1;
+	if ((w = sb__replay_nodes_when(r, plan, head, &at, &nodes)) < 0)
+		goto out;
+	if (!w && sb__replay_nodes_hold(plan, nodes, at,
+					sb_time_add(at, r->st[head].est)) < 0)
+		goto out;
+	sb_bitmap_free(nodes);
+	nodes = NULL;
+	for (k = full ? i + 1 : 0; k < (full ? r->nq : r->narrived); k++) {
+		size_t j = full ? r->queue[k] : r->arrived[k];
+
+		if (j != head && r->st[j].state == SB__R_WAITING)
+			r->scratch[nc++] = j;
+	}
+	_sjbf(r, nc);
+	for (k = 0; k < nc && fr; k++) {
+		size_t j = r->scratch[k];
+
+		if (r->jobs[j].size > fr)
+			continue;
+		if ((w = sb__replay_nodes_when(r, plan, j, &at, &nodes)) < 0)
+			goto out;
+		if (w || at != r->now) {
+			sb_bitmap_free(nodes);
+			nodes = NULL;
+			continue;
+		}
+		if (_start_planned(r, plan, j, true, nodes) < 0) {
+			nodes = NULL;
+			goto out;
+		}
+		nodes = NULL;
+		fr -= r->jobs[j].size;
+	}
+	rc = 0;
+out:
+	sb_bitmap_free(nodes);
+	sb_will_run_destroy(plan);
+	sb__replay_compact(r);
+	return rc;
+}
+
+/* The candidates in scratch[0..nc) shortest first, with --sjbf. */
+static void _sjbf(struct sb_replay *r, size_t nc)
+{
+	if (r->c.sjbf && nc > 1) {
+		_sort_r = r;
+		qsort(r->scratch, nc, sizeof(*r->scratch), _by_est);
+	}
+}
+
 static int _easy(struct sb_replay *r, bool full)
 {
 	const sb_replay_job_t *jobs = r->jobs;
@@ -50,13 +154,14 @@ static int _easy(struct sb_replay *r, bool full)
 	int rc = -1;
 
 	/* the head starts while it fits */
-	while (i < r->nq && jobs[r->queue[i]].size <= _free(r))
-		if (sb__replay_start(r, r->queue[i++], false) < 0)
-			return -1;
+	if ((i = _heads(r)) == (size_t) -1)
+		return -1;
 	if (i == r->nq || !(fr = _free(r)) || (!full && !r->narrived)) {
 		sb__replay_compact(r);
 		return 0;
 	}
+	if (r->c.nodes)
+		return _easy_nodes(r, full, i, fr);
 	/* the head's reservation */
 	head = r->queue[i];
 	if (sb_planner_earliest(r->plan, r->now, r->st[head].est,
@@ -75,10 +180,7 @@ static int _easy(struct sb_replay *r, bool full)
 				r->scratch[nc++] = j;
 		}
 	}
-	if (r->c.sjbf && nc > 1) {
-		_sort_r = r;
-		qsort(r->scratch, nc, sizeof(*r->scratch), _by_est);
-	}
+	_sjbf(r, nc);
 	for (k = 0; k < nc && fr; k++) {
 		size_t j = r->scratch[k];
 		int fit;
@@ -90,7 +192,7 @@ static int _easy(struct sb_replay *r, bool full)
 			goto out;
 		if (!fit)
 			continue;
-		if (sb__replay_start(r, j, true) < 0)
+		if (sb__replay_start(r, j, true, NULL) < 0)
 			goto out;
 		fr -= jobs[j].size;
 	}
@@ -203,7 +305,7 @@ static int _conservative(struct sb_replay *r, bool rebuild, bool hole)
 		size_t j = r->queue[i];
 
 		if (r->st[j].res == r->now) {
-			if (sb__replay_start(r, j, ahead) < 0)
+			if (sb__replay_start(r, j, ahead, NULL) < 0)
 				return -1;
 			continue;
 		}
@@ -220,14 +322,66 @@ static int _conservative(struct sb_replay *r, bool rebuild, bool hole)
 /* The main scheduler: queue order, stop at the first that does not fit. */
 static int _main(struct sb_replay *r)
 {
-	size_t i = 0;
+	size_t i = _heads(r);
 
-	while (i < r->nq && r->jobs[r->queue[i]].size <= _free(r))
-		if (sb__replay_start(r, r->queue[i++], false) < 0)
-			return -1;
+	if (i == (size_t) -1)
+		return -1;
 	if (i)
 		sb__replay_compact(r);
 	return 0;
+}
+
+/*
+ * Slurm's backfill on whole nodes, over the first @nc jobs of the queue:
+ * each asks WILL_RUN on a plan of the running jobs and of this pass's
+ * holds; "now" starts it on WILL_RUN's nodes, a start within bf_window
+ * is held on them (its end rounded down to bf_resolution, at least 1 s),
+ * a later one is not held.
+ */
+static int _backfill_nodes(struct sb_replay *r, size_t nc)
+{
+	int64_t res = r->c.bf_resolution;
+	int64_t wend = sb_time_add(r->now, r->c.bf_window);
+	sb_will_run_t *plan = sb__replay_nodes_plan(r);
+	sb_bitmap_t *nodes = NULL;
+	bool ahead = false;
+	size_t i;
+	int rc = -1, w;
+
+	if (!plan)
+		return -1;
+	memcpy(r->scratch, r->queue, nc * sizeof(*r->scratch));
+	for (i = 0; i < nc; i++) {
+		size_t j = r->scratch[i];
+		int64_t at, end;
+
+		if ((w = sb__replay_nodes_when(r, plan, j, &at, &nodes)) < 0)
+			goto out;
+		if (!w && at == r->now) {
+			if (_start_planned(r, plan, j, ahead, nodes) < 0) {
+				nodes = NULL;
+				goto out;
+			}
+			nodes = NULL;
+			continue;
+		}
+		ahead = true;
+		if (!w && at <= wend) {
+			end = sb_time_add(at, r->st[j].est) / res * res;
+			if (end <= at)
+				end = at + 1;
+			if (sb__replay_nodes_hold(plan, nodes, at, end) < 0)
+				goto out;
+		}
+		sb_bitmap_free(nodes);
+		nodes = NULL;
+	}
+	rc = 0;
+out:
+	sb_bitmap_free(nodes);
+	sb_will_run_destroy(plan);
+	sb__replay_compact(r);
+	return rc;
 }
 
 int sb__replay_backfill(struct sb_replay *r)
@@ -240,6 +394,8 @@ int sb__replay_backfill(struct sb_replay *r)
 
 	if (nc > r->c.bf_max_job_test)
 		nc = r->c.bf_max_job_test;
+	if (r->c.nodes)
+		return _backfill_nodes(r, nc);
 	memcpy(r->scratch, r->queue, nc * sizeof(*r->scratch));
 	for (i = 0; i < nc; i++) {
 		size_t j = r->scratch[i];
@@ -249,7 +405,7 @@ int sb__replay_backfill(struct sb_replay *r)
 		if (sb_planner_earliest(r->plan, r->now, s->est, sz, &at) < 0)
 			goto out;
 		if (at == r->now) {
-			if (sb__replay_start(r, j, ahead) < 0)
+			if (sb__replay_start(r, j, ahead, NULL) < 0)
 				goto out;
 			continue;
 		}

@@ -124,10 +124,14 @@ void fuzz_trace_one(const uint8_t *data, size_t size,
 		"--format=swf";
 	for (tok = opts ? strtok(opts, " \t") : NULL; tok;
 	     tok = strtok(NULL, " \t")) {
+		size_t nl = strcspn(tok, "=");
+
+		/* no files written, and no --format: getopt_long takes
+		 * any unambiguous abbreviation ("--swf" for --swf-out) */
 		if (argc >= ARGS_MAX || strncmp(tok, "--", 2) ||
-		    !strncmp(tok, "--swf-out", 9) ||
-		    !strncmp(tok, "--chart", 7) || !strcmp(tok, "--help") ||
-		    !strncmp(tok, "--format", 8))
+		    (nl > 2 && (!strncmp("--swf-out", tok, nl) ||
+				!strncmp("--chart", tok, nl) ||
+				!strncmp("--format", tok, nl))))
 			continue;
 		skip_bad |= !strcmp(tok, "--skip-bad");
 		argv[argc++] = tok;

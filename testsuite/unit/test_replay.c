@@ -14,6 +14,8 @@
 
 #include "assoc_tree.h"
 #include "fairshare.h"
+#include "node.h"
+#include "policy.h"
 #include "replay.h"
 #include "sb_test.h"
 #include "usage_decay.h"
@@ -59,17 +61,20 @@ static void _run_checked(const sb_replay_conf_t *c,
  * 123 and 124 at once, 125 at 2 h; 126 is the head then and waits for
  * all four, at 3 h: 7 h in all.
  */
+static const sb_replay_job_t _seed[4] = {
+	{ 0, 7200, 7200, 2, 0, 0 },
+	{ 0, 7200, 7200, 2, 0, 0 },
+	{ 0, 3600, 3600, 1, 1, 0 },
+	{ 0, 14400, 14400, 4, 2, 0 },
+};
+
 START_TEST(test_seed_example)
 {
-	sb_replay_job_t j[4] = {
-		{ 0, 7200, 7200, 2, 0, 0 },
-		{ 0, 7200, 7200, 2, 0, 0 },
-		{ 0, 3600, 3600, 1, 1, 0 },
-		{ 0, 14400, 14400, 4, 2, 0 },
-	};
+	sb_replay_job_t j[4];
 	sb_replay_conf_t c;
 	sb_replay_out_t o[4];
 
+	memcpy(j, _seed, sizeof(j));
 	sb_replay_conf_default(&c);
 	c.units = 4;
 	_run_checked(&c, j, 4, o, 0);
@@ -916,47 +921,183 @@ static void _random_case(sb_test_rng_t *rng, unsigned long cs,
 	sb_assoc_tree_destroy(c.tree);
 }
 
-START_TEST(test_random_easy)
+/* @n random cases from @seed under @sched (-1: each in turn). */
+static void _sweep(uint64_t seed, unsigned long n, int sched,
+		   bool multifactor)
 {
 	sb_test_rng_t rng;
 	unsigned long cs;
 
-	sb_test_rng_seed(&rng, 47001);
-	for (cs = 0; cs < 1500; cs++)
-		_random_case(&rng, cs, SB_REPLAY_EASY, false);
+	sb_test_rng_seed(&rng, seed);
+	for (cs = 0; cs < n; cs++)
+		_random_case(&rng, cs, (sb_replay_sched_t) (sched < 0 ?
+							    (int) (cs % 3) :
+							    sched),
+			     multifactor);
+}
+
+START_TEST(test_random_easy)
+{
+	_sweep(47001, 1500, SB_REPLAY_EASY, false);
 }
 END_TEST
 
 START_TEST(test_random_conservative)
 {
-	sb_test_rng_t rng;
-	unsigned long cs;
-
-	sb_test_rng_seed(&rng, 47002);
-	for (cs = 0; cs < 3000; cs++)
-		_random_case(&rng, cs, SB_REPLAY_CONSERVATIVE, false);
+	_sweep(47002, 3000, SB_REPLAY_CONSERVATIVE, false);
 }
 END_TEST
 
 START_TEST(test_random_slurm)
 {
-	sb_test_rng_t rng;
-	unsigned long cs;
-
-	sb_test_rng_seed(&rng, 47003);
-	for (cs = 0; cs < 1500; cs++)
-		_random_case(&rng, cs, SB_REPLAY_SLURM, false);
+	_sweep(47003, 1500, SB_REPLAY_SLURM, false);
 }
 END_TEST
 
 START_TEST(test_random_multifactor)
 {
+	_sweep(47004, 900, -1, true);
+}
+END_TEST
+
+/* ---- whole nodes --------------------------------------------------------- */
+
+/* @n idle nodes n0..n{n-1}, @cpus CPUs each, weight 1 or 2 by parity
+ * when @weights. */
+static sb_node_t *_nodes(size_t n, bool weights)
+{
+	sb_node_t *v = calloc(n, sizeof(*v));
+	size_t i;
+
+	SB_REQ(v);
+	for (i = 0; i < n; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "n%zu", i);
+		SB_REQ(sb_node_init(&v[i], (uint32_t) i, name) == 0);
+		v[i].cpus = 8;
+		v[i].real_memory = 1000;
+		if (weights)
+			v[i].weight = 1 + (uint32_t) (i % 2);
+	}
+	return v;
+}
+
+static void _nodes_free(sb_node_t *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sb_node_fini(&v[i]);
+	free(v);
+}
+
+/* The seed's example on four whole nodes: the same starts as on units. */
+START_TEST(test_nodes_seed)
+{
+	sb_replay_job_t j[4];
+	sb_node_t *nodes = _nodes(4, false);
+	sb_replay_conf_t c;
+	sb_replay_out_t o[4];
+	sb_policy_t pol;
+	size_t i;
+
+	memcpy(j, _seed, sizeof(j));
+	ck_assert_int_eq(sb_policy_init(&pol, "lastavailable", NULL, NULL,
+					NULL), 0);
+	sb_replay_conf_default(&c);
+	c.units = 4;
+	c.nodes = nodes;
+	c.nnodes = 4;
+	c.policy = &pol;
+	_run_checked(&c, j, 4, o, 0);
+	ck_assert_int_eq(o[0].start, 0);
+	ck_assert_int_eq(o[1].start, 0);
+	ck_assert_int_eq(o[2].start, 7200);
+	ck_assert_int_eq(o[3].start, 10800);
+	for (i = 0; i < 4; i++)		/* given back idle */
+		ck_assert_int_eq(nodes[i].state, SB_NODE_IDLE);
+	/* conservative is not modelled on whole nodes */
+	c.sched = SB_REPLAY_CONSERVATIVE;
+	ck_assert_ptr_null(sb_replay_create(&c, j, 4));
+	ck_assert_int_eq(errno, EINVAL);
+	c.sched = SB_REPLAY_EASY;
+	c.units = 5;
+	ck_assert_ptr_null(sb_replay_create(&c, j, 4));
+	c.units = 4;
+	nodes[1].state = SB_NODE_ALLOCATED;
+	ck_assert_ptr_null(sb_replay_create(&c, j, 4));
+	_nodes_free(nodes, 4);
+}
+END_TEST
+
+/*
+ * Random workloads on whole nodes, under EASY and Slurm's schedulers:
+ * the checker after every step (no node held by two jobs, every
+ * running job on as many nodes as it asked); and, when every job asks
+ * for the whole machine (no fragmentation), the same starts as on
+ * units.
+ */
+START_TEST(test_nodes_random)
+{
 	sb_test_rng_t rng;
 	unsigned long cs;
 
-	sb_test_rng_seed(&rng, 47004);
-	for (cs = 0; cs < 900; cs++)
-		_random_case(&rng, cs, (sb_replay_sched_t) (cs % 3), true);
+	sb_test_rng_seed(&rng, 47046);
+	for (cs = 0; cs < 600; cs++) {
+		size_t nn = 1 + sb_test_rng_below(&rng, 8), n, i;
+		bool whole = sb_test_rng_below(&rng, 3) == 0;
+		sb_node_t *nodes = _nodes(nn, sb_test_rng_below(&rng, 2));
+		sb_replay_job_t jobs[MAXJ];
+		sb_replay_out_t got[MAXJ], want[MAXJ];
+		sb_replay_conf_t c;
+		sb_policy_t pol;
+
+		n = 1 + sb_test_rng_below(&rng, MAXJ);
+		ck_assert_int_eq(sb_policy_init(&pol, sb_test_rng_below(&rng,
+									  2) ?
+						"firstavailable" : "lastavailable",
+						NULL, NULL, NULL), 0);
+		sb_replay_conf_default(&c);
+		c.units = (int64_t) nn;
+		c.sched = sb_test_rng_below(&rng, 2) ? SB_REPLAY_SLURM :
+			SB_REPLAY_EASY;
+		c.kill = sb_test_rng_below(&rng, 4) != 0;
+		c.predict = sb_test_rng_below(&rng, 2) ?
+			SB_REPLAY_PREDICT_USER2 : SB_REPLAY_PREDICT_LIMIT;
+		c.sjbf = c.sched == SB_REPLAY_EASY &&
+			sb_test_rng_below(&rng, 2);
+		c.users = users;
+		c.nusers = 4;
+		c.bf_interval = (int64_t[]) { 1, 5 }[sb_test_rng_below(&rng,
+								     2)];
+		c.bf_resolution = (int64_t[]) { 1, 7 }[sb_test_rng_below(&rng,
+									2)];
+		for (i = 0; i < n; i++) {
+			jobs[i].submit = sb_test_rng_range(&rng, 0, 60);
+			jobs[i].run = sb_test_rng_range(&rng, 0, 30);
+			jobs[i].limit = jobs[i].run +
+				sb_test_rng_range(&rng, -5, 30);
+			if (jobs[i].limit < 1)
+				jobs[i].limit = 1;
+			jobs[i].size = whole ? (int64_t) nn :
+				sb_test_rng_range(&rng, 1, (int64_t) nn);
+			jobs[i].user = (uint32_t) sb_test_rng_below(&rng, 4);
+			jobs[i].assoc = 0;
+		}
+		if (whole)
+			_run_checked(&c, jobs, n, want, cs);
+		c.nodes = nodes;
+		c.nnodes = nn;
+		c.policy = &pol;
+		_run_checked(&c, jobs, n, got, cs);
+		for (i = 0; whole && i < n; i++)
+			SB_REQ_CASE(got[i].start == want[i].start &&
+				    got[i].end == want[i].end, cs);
+		for (i = 0; i < nn; i++)
+			SB_REQ_CASE(nodes[i].state == SB_NODE_IDLE, cs);
+		_nodes_free(nodes, nn);
+	}
 }
 END_TEST
 
@@ -975,6 +1116,8 @@ int main(void)
 	tcase_add_test(tc, test_random_conservative);
 	tcase_add_test(tc, test_random_slurm);
 	tcase_add_test(tc, test_random_multifactor);
+	tcase_add_test(tc, test_nodes_seed);
+	tcase_add_test(tc, test_nodes_random);
 	suite_add_tcase(s, tc);
 	return sb_test_run(s);
 }

@@ -96,6 +96,8 @@ START_TEST(test_random)
 		int64_t first = INT64_MAX, last = 0;
 		sb_replay_metrics_t m;
 
+		memset(o, 0, sizeof(o));
+		memset(j, 0, sizeof(j));
 		for (i = 0; i < n; i++) {
 			j[i].submit = sb_test_rng_range(&rng, 0, 100);
 			j[i].size = sb_test_rng_range(&rng, 1, 4);

@@ -143,7 +143,6 @@ int sbi_sacct_line(sbi_trace_t *t, sbi_sacct_t *s, char *line,
 	int64_t submit, start, end, elapsed, limit = -1, req, alloc, nodes;
 	const char *user, *account;
 	sbi_trace_job_t *j;
-	size_t u, a;
 	int n;
 
 	if (!line[strspn(line, " \t")])
@@ -195,17 +194,8 @@ int sbi_sacct_line(sbi_trace_t *t, sbi_sacct_t *s, char *line,
 	user = s->user >= 0 && f[s->user][0] ? f[s->user] : "unknown";
 	account = s->account >= 0 && f[s->account][0] ? f[s->account] :
 		"unknown";
-	if ((u = sbi_trace_user(t, user)) == SIZE_MAX ||
-	    (a = sbi_trace_account(t, account)) == SIZE_MAX ||
-	    !(j = sbi_trace_next(t))) {
-		if (errno == E2BIG)
-			fprintf(stderr, "sbucket: %s:%zu: more than %zu jobs\n",
-				sb_shown(p, sizeof(p), path), lineno,
-				SBI_TRACE_JOBS_MAX);
-		else
-			fprintf(stderr, "sbucket: out of memory\n");
+	if (!(j = sbi_trace_add(t, user, account, path, lineno)))
 		return -1;
-	}
 	if (!(j->id = strdup(f[s->job]))) {
 		fprintf(stderr, "sbucket: out of memory\n");
 		return -1;
@@ -222,8 +212,6 @@ int sbi_sacct_line(sbi_trace_t *t, sbi_sacct_t *s, char *line,
 	j->limit = limit;
 	j->size = req > 0 ? req : alloc > 0 ? alloc : -1;
 	j->nodes = nodes > 0 ? nodes : -1;
-	j->user = (uint32_t) u;
-	j->account = (uint32_t) a;
 	t->njobs++;
 	if (s->first < 0 || submit < s->first)
 		s->first = submit;

@@ -120,7 +120,7 @@ static int _job(sbi_trace_t *t, char *line, const char *path,
 {
 	char p[SB_SHOWN_BUF], v[SB_SHOWN_BUF], save;
 	char *f[NFIELDS + 1], *s = line;
-	size_t len[NFIELDS + 1], n = 0, u, a;
+	size_t len[NFIELDS + 1], n = 0;
 	int64_t x[NFIELDS];
 	sbi_trace_job_t *j;
 	int k;
@@ -169,17 +169,8 @@ static int _job(sbi_trace_t *t, char *line, const char *path,
 	}
 	f[11][len[11]] = '\0';
 	f[12][len[12]] = '\0';
-	if ((u = sbi_trace_user(t, f[11])) == SIZE_MAX ||
-	    (a = sbi_trace_account(t, f[12])) == SIZE_MAX ||
-	    !(j = sbi_trace_next(t))) {
-		if (errno == E2BIG)
-			fprintf(stderr, "sbucket: %s:%zu: more than %zu jobs\n",
-				sb_shown(p, sizeof(p), path), lineno,
-				SBI_TRACE_JOBS_MAX);
-		else
-			fprintf(stderr, "sbucket: out of memory\n");
+	if (!(j = sbi_trace_add(t, f[11], f[12], path, lineno)))
 		return -1;
-	}
 	j->num = x[0];
 	j->submit = x[1];
 	j->wait = x[2];
@@ -187,8 +178,6 @@ static int _job(sbi_trace_t *t, char *line, const char *path,
 	j->size = x[7] > 0 ? x[7] : x[4] > 0 ? x[4] : -1;
 	j->nodes = -1;
 	j->limit = x[8] > 0 ? x[8] : -1;
-	j->user = (uint32_t) u;
-	j->account = (uint32_t) a;
 	t->njobs++;
 	return 0;
 }

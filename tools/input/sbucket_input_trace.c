@@ -94,25 +94,40 @@ size_t sbi_trace_account(sbi_trace_t *t, const char *name)
 	return _intern(t->amap, &t->accounts, &t->naccounts, name);
 }
 
-sbi_trace_job_t *sbi_trace_next(sbi_trace_t *t)
+sbi_trace_job_t *sbi_trace_add(sbi_trace_t *t, const char *user,
+			       const char *account, const char *path,
+			       size_t lineno)
 {
+	char p[SB_SHOWN_BUF];
+	sbi_trace_job_t *j;
+	size_t u, a;
+
 	if (t->njobs == SBI_TRACE_JOBS_MAX) {
-		errno = E2BIG;
+		fprintf(stderr, "sbucket: %s:%zu: more than %zu jobs\n",
+			sb_shown(p, sizeof(p), path), lineno,
+			SBI_TRACE_JOBS_MAX);
 		return NULL;
 	}
 	if (t->njobs == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 1024;
 		sbi_trace_job_t *v = realloc(t->jobs, cap * sizeof(*v));
 
-		if (!v) {
-			errno = ENOMEM;
-			return NULL;
-		}
+		if (!v)
+			goto oom;
 		t->jobs = v;
 		t->cap = cap;
 	}
-	memset(&t->jobs[t->njobs], 0, sizeof(t->jobs[0]));
-	return &t->jobs[t->njobs];
+	if ((u = sbi_trace_user(t, user)) == SIZE_MAX ||
+	    (a = sbi_trace_account(t, account)) == SIZE_MAX)
+		goto oom;
+	j = &t->jobs[t->njobs];
+	memset(j, 0, sizeof(*j));
+	j->user = (uint32_t) u;
+	j->account = (uint32_t) a;
+	return j;
+oom:
+	fprintf(stderr, "sbucket: out of memory\n");
+	return NULL;
 }
 
 /* ---- lines --------------------------------------------------------------- */

@@ -92,10 +92,15 @@ void sbi_trace_fini(sbi_trace_t *t);
 size_t sbi_trace_user(sbi_trace_t *t, const char *name);
 size_t sbi_trace_account(sbi_trace_t *t, const char *name);
 
-/* Room for one more job: a pointer to it, zeroed (the caller fills it
- * and then counts it with t->njobs++), or NULL with errno ENOMEM or
- * E2BIG (SBI_TRACE_JOBS_MAX). */
-sbi_trace_job_t *sbi_trace_next(sbi_trace_t *t);
+/*
+ * Room for one more job of @user and @account (their names interned): a
+ * pointer to it, zeroed but for them (the caller fills the rest and
+ * then counts it with t->njobs++), or NULL after one error line ("more
+ * than 50000000 jobs" at @path:@lineno, or out of memory).
+ */
+sbi_trace_job_t *sbi_trace_add(sbi_trace_t *t, const char *user,
+			       const char *account, const char *path,
+			       size_t lineno);
 
 /* ---- the lines of a file, gzip or not ------------------------------------ */
 

@@ -39,6 +39,8 @@
  * would make every job's priority the same). */
 #define DEF_WEIGHT_AGE 1000
 #define DEF_WEIGHT_FS 10000
+/* --nodes without --policy: bucket.conf's default, as 'sbucket place' */
+#define DEF_POLICY "FIRSTAVAILABLE"
 
 static void _usage(FILE *f)
 {
@@ -58,6 +60,18 @@ static void _usage(FILE *f)
 "The machine and the scheduler:\n"
 "  --procs=N             N interchangeable units (processors, or nodes\n"
 "                        counted whole); default: the log's MaxProcs\n"
+"  --nodes=FILE          whole nodes instead: a nodes file as 'sbucket\n"
+"                        place' reads it; each job gets whole nodes,\n"
+"                        exclusive, placed by select/bucket's own decision\n"
+"                        (easy and slurm); its node count is sacct's\n"
+"                        NNodes, else its size over --cpus-per-node\n"
+"                        (default: the fewest CPUs of a node), rounded\n"
+"                        up; node states other than DOWN and DRAINED and\n"
+"                        busy windows are not read: the machine starts empty\n"
+"  --policy=NAME, --priorityf=EXPR, --base=linear|cons_tres\n"
+"                        with --nodes: the allocation policy (default\n"
+"                        FIRSTAVAILABLE) and the base (default linear), as\n"
+"                        'sbucket place' takes them\n"
 "  --scheduler=S         easy (default: one reservation, for the head of\n"
 "                        the queue), conservative (one for every waiting\n"
 "                        job), or slurm (Slurm's main scheduler at a job's\n"
@@ -132,7 +146,7 @@ static void _usage(FILE *f)
 }
 
 enum {
-	O_PROCS = 256, O_SCHED, O_PRIO, O_FS, O_SET, O_TREE, O_PREDICT,
+	O_PROCS = 256, O_NODES, O_POLICY, O_PRIORITYF, O_BASE, O_CPN, O_SCHED, O_PRIO, O_FS, O_SET, O_TREE, O_PREDICT,
 	O_CORRECT,
 	O_SJBF, O_NO_SJBF, O_KILL, O_NO_KILL, O_DROP, O_JOBS, O_USERS,
 	O_JSON, O_CHART, O_SWF_OUT, O_SKIP_BAD, O_FORMAT,
@@ -140,6 +154,11 @@ enum {
 
 static const struct option _opts[] = {
 	{ "procs", required_argument, NULL, O_PROCS },
+	{ "nodes", required_argument, NULL, O_NODES },
+	{ "policy", required_argument, NULL, O_POLICY },
+	{ "priorityf", required_argument, NULL, O_PRIORITYF },
+	{ "base", required_argument, NULL, O_BASE },
+	{ "cpus-per-node", required_argument, NULL, O_CPN },
 	{ "scheduler", required_argument, NULL, O_SCHED },
 	{ "priority", required_argument, NULL, O_PRIO },
 	{ "fairshare", required_argument, NULL, O_FS },
@@ -379,6 +398,42 @@ static int _options(int argc, char **argv, sbr_conf_t *c, _global_t *g,
 							   "is not a number of "
 							   "units >= 1");
 			c->procs = (int64_t) x;
+			if (second)	/* the second machine replaces the first */
+				c->nodes_file = NULL;
+			break;
+		case O_NODES:
+			if (!*optarg)
+				return sbucket_usage_error(CMD, name, NULL,
+							   "needs a file");
+			c->nodes_file = optarg;
+			if (second)
+				c->procs = 0;
+			break;
+		case O_POLICY:
+			c->policy = optarg;
+			break;
+		case O_PRIORITYF:
+			c->priorityf = optarg;
+			break;
+		case O_BASE:
+			if (!strcmp(optarg, "linear") ||
+			    !strcmp(optarg, "select/linear"))
+				c->rc.base_cons = false;
+			else if (!strcmp(optarg, "cons_tres") ||
+				 !strcmp(optarg, "select/cons_tres"))
+				c->rc.base_cons = true;
+			else
+				return sbucket_usage_error(CMD, "--base",
+							   optarg, "want linear "
+							   "or cons_tres");
+			break;
+		case O_CPN:
+			if (sb_decimal_in(optarg, 1, UINT32_MAX, &x) < 0)
+				return sbucket_usage_error(CMD,
+							   "--cpus-per-node",
+							   optarg, "is not a "
+							   "number >= 1");
+			c->cpus_per_node = (int64_t) x;
 			break;
 		case O_SCHED:
 			rc = _enum("--scheduler", optarg,
@@ -521,6 +576,17 @@ static void _input_fini(sbr_input_t *in)
 	memset(in, 0, sizeof(*in));
 }
 
+/* A trace job's size on @r's machine: units, or whole nodes (its
+ * NNodes, else its size over the CPUs per node, rounded up). */
+static int64_t _size(const sbr_run_t *r, const sbi_trace_job_t *tj)
+{
+	if (!r->c->nodes_file || tj->size < 1)
+		return tj->size;
+	if (tj->nodes > 0)
+		return tj->nodes;
+	return (tj->size + r->cpn - 1) / r->cpn;
+}
+
 /* The trace's jobs the machine of @r can replay. 0, or -1 (ENOMEM). */
 static int _input(sbr_run_t *r, int64_t units)
 {
@@ -544,13 +610,13 @@ static int _input(sbr_run_t *r, int64_t units)
 			in->no_size++;
 			continue;
 		}
-		if (tj->size > units) {
+		if (_size(r, tj) > units) {
 			in->too_large++;
 			continue;
 		}
 		j->submit = tj->submit;
 		j->run = tj->run;
-		j->size = tj->size;
+		j->size = _size(r, tj);
 		j->user = tj->user;
 		j->assoc = 0;
 		if (tj->limit > 0) {
@@ -658,9 +724,51 @@ out:
 	return rc;
 }
 
+/*
+ * --nodes: read the nodes file into r->cl, start it empty (every node
+ * idle but down and drained ones, no busy window), the policy, the CPUs
+ * per node; the machine's units into *@units. 0, or -1 after one error
+ * line.
+ */
+static int _machine(sbr_run_t *r, sb_replay_conf_t *rc, int64_t *units)
+{
+	size_t i;
+
+	if (sbi_read_nodes(r->c->nodes_file, &r->cl) < 0)
+		return -1;
+	if (!r->cl.n) {
+		fprintf(stderr, "sbucket: --nodes '%s': no node\n",
+			r->c->nodes_file);
+		return -1;
+	}
+	if (sbucket_policy_option(CMD, r->c->policy, r->c->priorityf,
+				  &r->pol) < 0)
+		return -1;
+	r->cpn = r->c->cpus_per_node;
+	for (i = 0; i < r->cl.n; i++) {
+		sb_node_t *n = &r->cl.nodes[i];
+
+		if (n->state != SB_NODE_DOWN && n->state != SB_NODE_DRAINED)
+			n->state = SB_NODE_IDLE;
+		n->run_jobs = 0;
+		n->busy_until = 0;
+		free(n->busy);
+		n->busy = NULL;
+		n->nbusy = 0;
+		if (!r->c->cpus_per_node && (!r->cpn || n->cpus < r->cpn))
+			r->cpn = n->cpus ? n->cpus : 1;
+	}
+	rc->nodes = r->cl.nodes;
+	rc->nnodes = r->cl.n;
+	rc->policy = &r->pol;
+	*units = (int64_t) r->cl.n;
+	return 0;
+}
+
 static void _run_fini(sbr_run_t *r)
 {
 	_input_fini(&r->in);
+	sbi_cluster_fini(&r->cl);
 	sb_assoc_tree_destroy(r->tree);
 	free(r->out);
 	sb_replay_series_fini(&r->series);
@@ -679,6 +787,8 @@ static int _run(sbr_run_t *r, const sbr_conf_t *c, const sbi_trace_t *t,
 	r->c = c;
 	r->t = t;
 	r->trace_name = name;
+	if (c->nodes_file && _machine(r, &rc, &units) < 0)
+		return -1;
 	if (units < 1) {
 		fprintf(stderr, "sbucket: the trace does not say its machine's "
 			"size (an SWF log's '; MaxProcs:' line): give "
@@ -695,6 +805,8 @@ static int _run(sbr_run_t *r, const sbr_conf_t *c, const sbi_trace_t *t,
 		return -1;
 	}
 	rc.units = units;
+	r->units = units;
+	r->unit_name = c->nodes_file ? "nodes" : "units";
 	rc.users = (const char *const *) t->users;
 	rc.nusers = t->nusers;
 	rc.series = series;
@@ -721,14 +833,13 @@ oom:
 	return -1;
 }
 
-/* The replayed schedule as an SWF log into @file. */
-static int _swf_out(const sbr_run_t *r, const char *file)
+/* The replayed schedule as an SWF log onto @f (@file in messages). */
+static int _swf_out(const sbr_run_t *r, FILE *f, const char *file)
 {
 	const sbi_trace_t *t = r->t;
 	int64_t *wait = NULL, *run = NULL;
 	sbi_trace_t sub = *t;
 	sbi_trace_job_t *jobs = NULL;
-	FILE *f = NULL;
 	size_t i;
 	int rc = -1;
 
@@ -746,8 +857,7 @@ static int _swf_out(const sbr_run_t *r, const char *file)
 	}
 	sub.jobs = jobs;
 	sub.njobs = r->in.n;
-	if (!(f = fopen(file, "w")) ||
-	    sbi_swf_write(f, &sub, r->c->procs > 0 ? r->c->procs :
+	if (sbi_swf_write(f, &sub, r->c->procs > 0 ? r->c->procs :
 			  t->max_procs, wait, run) < 0) {
 		fprintf(stderr, "sbucket: --swf-out '%s': %s\n", file,
 			strerror(errno));
@@ -755,11 +865,6 @@ static int _swf_out(const sbr_run_t *r, const char *file)
 	}
 	rc = 0;
 out:
-	if (f && fclose(f) && !rc) {
-		fprintf(stderr, "sbucket: --swf-out '%s': %s\n", file,
-			strerror(errno));
-		rc = -1;
-	}
 	free(wait);
 	free(run);
 	free(jobs);
@@ -768,10 +873,40 @@ out:
 
 /* ---- main ---------------------------------------------------------------- */
 
+/* Open --chart's or --swf-out's @file for writing before anything is
+ * replayed or printed: a file that cannot be written is one error
+ * line, and nothing on standard output. */
+static FILE *_open_out(const char *opt, const char *file)
+{
+	char shown[SB_SHOWN_BUF];
+	FILE *f = fopen(file, "w");
+
+	if (!f)
+		fprintf(stderr, "sbucket: %s '%s': %s\n", opt,
+			sb_shown(shown, sizeof(shown), file), strerror(errno));
+	return f;
+}
+
+/* Close what _open_out() opened; 0, or -1 after one error line. */
+static int _close_out(FILE *f, const char *opt, const char *file, int rc)
+{
+	char shown[SB_SHOWN_BUF];
+
+	if (!f)
+		return rc;
+	if (fclose(f) && !rc) {
+		fprintf(stderr, "sbucket: %s '%s': %s\n", opt,
+			sb_shown(shown, sizeof(shown), file), strerror(errno));
+		return -1;
+	}
+	return rc;
+}
+
 int sbucket_replay_main(int argc, char **argv)
 {
 	sbr_conf_t conf[2];
 	sbr_run_t run[2];
+	FILE *chart_f = NULL, *swf_f = NULL;
 	_global_t g;
 	sbi_trace_t t;
 	int i, cmp = -1, rc, n;
@@ -812,6 +947,32 @@ int sbucket_replay_main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		sb_replay_conf_t *c = &conf[i].rc;
 
+		if (conf[i].nodes_file && conf[i].procs)
+			return sbucket_usage_error(CMD, "--nodes", NULL,
+						   "and --procs: one machine");
+		if (!conf[i].nodes_file && (conf[i].policy ||
+					    conf[i].priorityf ||
+					    conf[i].cpus_per_node))
+			return sbucket_usage_error(CMD, conf[i].policy ?
+						   "--policy" :
+						   conf[i].priorityf ?
+						   "--priorityf" :
+						   "--cpus-per-node", NULL,
+						   "goes with --nodes");
+		if (conf[i].nodes_file &&
+		    c->sched == SB_REPLAY_CONSERVATIVE)
+			return sbucket_usage_error(CMD, "--nodes", NULL,
+						   "goes with --scheduler=easy "
+						   "or slurm (conservative "
+						   "runs on --procs)");
+		if (conf[i].nodes_file && !conf[i].policy)
+			conf[i].policy = DEF_POLICY;
+		if (conf[i].nodes_file &&
+		    sbucket_policy_option(CMD, conf[i].policy,
+					  conf[i].priorityf,
+					  &(sb_policy_t) { 0 }) < 0)
+			return SBUCKET_EXIT_USAGE;
+
 		if (c->sjbf && c->sched != SB_REPLAY_EASY)
 			return sbucket_usage_error(CMD, "--sjbf", NULL,
 						   "goes with --scheduler=easy");
@@ -825,6 +986,9 @@ int sbucket_replay_main(int argc, char **argv)
 	if (sbi_trace_init(&t) < 0)
 		return SBUCKET_EXIT_INPUT;
 	rc = SBUCKET_EXIT_INPUT;
+	if ((g.chart && !(chart_f = _open_out("--chart", g.chart))) ||
+	    (g.swf_out && !(swf_f = _open_out("--swf-out", g.swf_out))))
+		goto out;
 	if (sbi_trace_read(g.trace, g.format, g.skip_bad, &t) < 0)
 		goto out;
 	if (!t.njobs) {
@@ -835,6 +999,21 @@ int sbucket_replay_main(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		if (_run(&run[i], &conf[i], &t, g.trace, g.chart != NULL) < 0)
 			goto out;
+	/* the files first: what is printed is printed once all went well */
+	if (chart_f &&
+	    _close_out(chart_f, "--chart", g.chart,
+		       sbr_chart(&run[0], n == 2 ? &run[1] : NULL, chart_f,
+				 g.chart)) < 0) {
+		chart_f = NULL;
+		goto out;
+	}
+	chart_f = NULL;
+	if (swf_f && _close_out(swf_f, "--swf-out", g.swf_out,
+				_swf_out(&run[0], swf_f, g.swf_out)) < 0) {
+		swf_f = NULL;
+		goto out;
+	}
+	swf_f = NULL;
 	if (g.json) {
 		if (n == 2)
 			printf("[");
@@ -851,13 +1030,12 @@ int sbucket_replay_main(int argc, char **argv)
 		if (g.jobs)
 			sbr_print_jobs(&run[0]);
 	}
-	if (g.chart && sbr_chart(&run[0], n == 2 ? &run[1] : NULL,
-				 g.chart) < 0)
-		goto out;
-	if (g.swf_out && _swf_out(&run[0], g.swf_out) < 0)
-		goto out;
 	rc = SBUCKET_EXIT_OK;
 out:
+	if (chart_f)
+		fclose(chart_f);
+	if (swf_f)
+		fclose(swf_f);
 	for (i = 0; i < 2; i++)
 		_run_fini(&run[i]);
 	sbi_trace_fini(&t);

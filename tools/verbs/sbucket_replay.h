@@ -13,9 +13,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "replay.h"
 #include "replay_metrics.h"
+#include "policy.h"
+#include "sbucket_input_nodes.h"
 #include "sbucket_input_trace.h"
 
 /* One configuration (two with --compare). */
@@ -25,6 +28,10 @@ typedef struct {
 	double drop_first;		/* --drop-first, percent */
 	const char *tree_file;		/* --tree: an 'sbucket fairshare'
 					 * file, NULL: from the trace */
+	/* --nodes: whole nodes of a nodes file (NULL: units) */
+	const char *nodes_file;
+	const char *policy, *priorityf;	/* --policy, --priorityf */
+	int64_t cpus_per_node;		/* 0: the fewest CPUs of a node */
 } sbr_conf_t;
 
 /* The jobs a configuration replays, and those it cannot. */
@@ -44,6 +51,11 @@ typedef struct {
 	const sbi_trace_t *t;
 	const char *trace_name;		/* as given on the command line */
 	sbr_input_t in;
+	sbi_cluster_t cl;		/* --nodes: the nodes */
+	sb_policy_t pol;
+	int64_t cpn;			/* CPUs per node of a job's size */
+	int64_t units;			/* the machine: units or nodes */
+	const char *unit_name;		/* "units" or "nodes" */
 	sb_assoc_tree_t *tree;		/* multifactor */
 	size_t tree_added;		/* users --tree's file lacked */
 	sb_replay_out_t *out;		/* per replayed job */
@@ -73,9 +85,11 @@ const char *sbr_job_id(const sbr_run_t *r, size_t i, char *buf,
 
 /*
  * The chart of one replay (or two, @b not NULL; both replayed with their
- * series) into @file: utilisation and jobs waiting over time, mean wait
- * by job size. 0, or -1 after one error line.
+ * series) onto @f (named @file in messages): utilisation and jobs
+ * waiting over time, mean wait by job size. 0, or -1 after one error
+ * line.
  */
-int sbr_chart(const sbr_run_t *a, const sbr_run_t *b, const char *file);
+int sbr_chart(const sbr_run_t *a, const sbr_run_t *b, FILE *f,
+	      const char *file);
 
 #endif /* SBUCKET_REPLAY_H */

@@ -16,13 +16,14 @@
 #include <string.h>
 
 #include "chart_plot.h"
+#include "priority_params.h"
 #include "sbucket_replay.h"
 
 #define MAX_CLASSES 48		/* 1, 2, 3-4, ... up to 2^46 units */
 
 static int64_t _units(const sbr_run_t *r)
 {
-	return r->c->procs > 0 ? r->c->procs : r->t->max_procs;
+	return r->units;
 }
 
 /* Size class of a job of @size units: 0 for 1, 1 for 2, 2 for 3-4... */
@@ -59,13 +60,19 @@ static void _name(const sbr_run_t *r, const char *tag, char *buf,
 {
 	const sb_replay_conf_t *c = &r->c->rc;
 
-	snprintf(buf, len, "%s%s%s%s%s", tag, sb_replay_sched_name(c->sched),
-		 c->prio == SB_REPLAY_MULTIFACTOR ? ", multifactor" : "",
+	const char *fs = sb_priority_params_algorithm_name(c->fs_algorithm);
+
+	snprintf(buf, len, "%s%s%s%s%s%s%s", tag,
+		 sb_replay_sched_name(c->sched),
+		 r->c->nodes_file ? " on nodes" : "",
+		 c->prio == SB_REPLAY_MULTIFACTOR ? ", multifactor " : "",
+		 c->prio == SB_REPLAY_MULTIFACTOR && fs ? fs : "",
 		 c->predict != SB_REPLAY_PREDICT_LIMIT ? ", predicted" : "",
 		 c->sjbf ? ", SJBF" : "");
 }
 
-int sbr_chart(const sbr_run_t *a, const sbr_run_t *b, const char *file)
+int sbr_chart(const sbr_run_t *a, const sbr_run_t *b, FILE *f,
+	      const char *file)
 {
 	const sbr_run_t *run[2] = { a, b };
 	size_t n = b ? 2 : 1, i, k, nclasses = 0;
@@ -82,7 +89,6 @@ int sbr_chart(const sbr_run_t *a, const sbr_run_t *b, const char *file)
 	size_t cnt[2][MAX_CLASSES] = { { 0 } };
 	const char *base = strrchr(a->trace_name, '/');
 	char *svg = NULL;
-	FILE *f = NULL;
 	int rc = -1;
 
 	memset(classes, 0, sizeof(classes));
@@ -149,12 +155,15 @@ int sbr_chart(const sbr_run_t *a, const sbr_run_t *b, const char *file)
 			v[i * nclasses + k] = cnt[i][k] ?
 				sum[i][k] / (double) cnt[i][k] : -1.0;
 	}
-	bp = (sb_plot_bars_t) { "Mean wait by job size (units)", "min", cnames,
+	bp = (sb_plot_bars_t) { a->c->nodes_file ?
+				"Mean wait by job size (nodes)" :
+				"Mean wait by job size (units)", "min", cnames,
 				nclasses, snames, n, v };
 	snprintf(title, sizeof(title), "sbucket replay: %s",
 		 base ? base + 1 : a->trace_name);
-	snprintf(cap, sizeof(cap), "%zu jobs on %" PRId64 " units: mean wait "
+	snprintf(cap, sizeof(cap), "%zu jobs on %" PRId64 " %s: mean wait "
 		 "%.1f min, utilisation %.2f%%%s", a->m.jobs, _units(a),
+		 a->unit_name,
 		 a->m.mean_wait / 60, a->m.utilization * 100,
 		 n == 2 ? " (A)" : "");
 	o.title = title;
@@ -167,7 +176,7 @@ int sbr_chart(const sbr_run_t *a, const sbr_run_t *b, const char *file)
 	}
 	if (!(svg = sb_plot_svg(&o, tp, 2, &bp, 1)))
 		goto oom;
-	if (!(f = fopen(file, "w")) || fputs(svg, f) == EOF) {
+	if (fputs(svg, f) == EOF || fflush(f)) {
 		fprintf(stderr, "sbucket: --chart '%s': %s\n", file,
 			strerror(errno));
 		goto out;
@@ -177,11 +186,6 @@ int sbr_chart(const sbr_run_t *a, const sbr_run_t *b, const char *file)
 oom:
 	fprintf(stderr, "sbucket: out of memory\n");
 out:
-	if (f && fclose(f) && !rc) {
-		fprintf(stderr, "sbucket: --chart '%s': %s\n", file,
-			strerror(errno));
-		rc = -1;
-	}
 	for (i = 0; i < 2; i++) {
 		free(used[i]);
 		free(queued[i]);

@@ -79,6 +79,11 @@ static void _conf(const sbr_run_t *r, char *buf, size_t len)
 				       c->bf_max_job_test ?
 				       c->bf_max_job_test :
 				       (size_t) SB_REPLAY_BF_MAX_JOB_TEST);
+	if (r->c->nodes_file && n < len)
+		n += (size_t) snprintf(buf + n, len - n, " on whole nodes (%s, "
+				       "select/bucket over %s)",
+				       sb_policy_name(r->pol.kind),
+				       c->base_cons ? "cons_tres" : "linear");
 	if (c->sjbf && n < len)
 		n += (size_t) snprintf(buf + n, len - n, ", shortest job "
 				       "backfilled first");
@@ -126,7 +131,7 @@ static void _conf(const sbr_run_t *r, char *buf, size_t len)
 
 static int64_t _units(const sbr_run_t *r)
 {
-	return r->c->procs > 0 ? r->c->procs : r->t->max_procs;
+	return r->units;
 }
 
 void sbr_print_summary(const sbr_run_t *r, bool users)
@@ -142,8 +147,8 @@ void sbr_print_summary(const sbr_run_t *r, bool users)
 	printf("\nleft out     %zu never ran, %zu without a size, %zu larger "
 	       "than the machine\n", r->in.never_ran, r->in.no_size,
 	       r->in.too_large);
-	printf("replayed     %zu job%s on %" PRId64 " units", m->jobs,
-	       m->jobs == 1 ? "" : "s", _units(r));
+	printf("replayed     %zu job%s on %" PRId64 " %s", m->jobs,
+	       m->jobs == 1 ? "" : "s", _units(r), r->unit_name);
 	if (r->in.no_limit)
 		printf("; %zu without a limit: %s run time as the limit",
 		       r->in.no_limit, r->in.no_limit == 1 ? "its" :
@@ -215,9 +220,9 @@ void sbr_print_compare(const sbr_run_t *a, const sbr_run_t *b)
 	char buf[1024];
 
 	_conf(a, buf, sizeof(buf));
-	printf("A: %s, %" PRId64 " units\n", buf, _units(a));
+	printf("A: %s, %" PRId64 " %s\n", buf, _units(a), a->unit_name);
 	_conf(b, buf, sizeof(buf));
-	printf("B: %s, %" PRId64 " units\n", buf, _units(b));
+	printf("B: %s, %" PRId64 " %s\n", buf, _units(b), b->unit_name);
 	printf("%-22s %-16s %-16s %s\n", "", "A", "B", "B against A");
 	_row("jobs replayed", (double) x->jobs, (double) y->jobs, "%.0f", 1);
 	_row("jobs counted", (double) x->counted, (double) y->counted, "%.0f",
@@ -276,9 +281,9 @@ void sbr_print_json(const sbr_run_t *r)
 
 	printf("{\"summary\":{\"trace_jobs\":%zu,\"skipped_lines\":%zu,"
 	       "\"never_ran\":%zu,\"no_size\":%zu,\"too_large\":%zu,"
-	       "\"no_limit\":%zu,\"units\":%" PRId64 ",\"scheduler\":",
+	       "\"no_limit\":%zu,\"%s\":%" PRId64 ",\"scheduler\":",
 	       r->t->njobs, r->t->skipped, r->in.never_ran, r->in.no_size,
-	       r->in.too_large, r->in.no_limit, _units(r));
+	       r->in.too_large, r->in.no_limit, r->unit_name, _units(r));
 	sbw_jstr(sb_replay_sched_name(c->sched));
 	printf(",\"priority\":");
 	sbw_jstr(sb_replay_prio_name(c->prio));
