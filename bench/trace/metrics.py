@@ -17,8 +17,10 @@
 # the users' mean waits (median and largest, minutes) and Jain's index of
 # their mean bounded slowdowns. The definitions are sbucket replay's
 # (common/time/replay_metrics.h): wait = start - submit; bounded slowdown
-# max(1, (wait + run) / max(10 s, run)) with run = end - start, in the
-# log's seconds; utilisation the nodes' busy seconds over nodes x
+# max(1, (wait + run) / max(10 s, run)) in the log's seconds, run the
+# job's run in the window (its sleep) and its end start + run, live and
+# replayed alike (a live run cancels the jobs still running once every
+# job has started, and slurmd's epilog adds a moment to each); utilisation the nodes' busy seconds over nodes x
 # makespan, the makespan from the first submit to the last end; medians
 # the mean of the two middle values, p90 the nearest rank; all jobs
 # counted (no first 1 % left out: a window starts on an empty machine).
@@ -78,7 +80,7 @@ def main(argv):
             continue
         x = line.split()
         if x:
-            jobs[int(x[0])] = (x[11], int(x[1]), int(x[4]))
+            jobs[int(x[0])] = (x[11], int(x[1]), int(x[4]), int(x[3]))
     cols = []
     replay = False
     for a in argv[2:]:
@@ -89,15 +91,15 @@ def main(argv):
         rows = []
         if replay:
             for j in json.load(open(path))["jobs"]:
-                u, sub, size = jobs[int(j["job_id"])]
-                d = sub - j["submit"]
-                rows.append((u, sub, j["start"] + d, j["end"] + d, size))
+                u, sub, size, run = jobs[int(j["job_id"])]
+                st = j["start"] - j["submit"] + sub
+                rows.append((u, sub, st, st + run, size))
         else:
             for line in open(path):
-                num, _, _, st, en = line.split()[:5]
-                u, sub, size = jobs[int(num)]
-                if int(st) >= 0 and int(en) >= 0:
-                    rows.append((u, sub, int(st), int(en), size))
+                num, _, _, st = line.split()[:4]
+                u, sub, size, run = jobs[int(num)]
+                if int(st) >= 0:
+                    rows.append((u, sub, int(st), int(st) + run, size))
         cols.append((name, figures(rows, units, k)))
     print("| | " + " | ".join(n for n, _ in cols) + " |")
     print("|---|" + "--:|" * len(cols))
