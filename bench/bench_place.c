@@ -14,7 +14,13 @@
  *   bucket  sb_place(SB_PATH_BUCKET)  (cached counts, buckets, bitmaps)
  *   node    sb_place(SB_PATH_NODE)    (every node checked and sorted)
  *   floor   popcount of the 10 buckets' free bitmaps, nothing else
- * Both paths must return RUN with 1,024 nodes (checked). Instructions
+ *   decide  sb_select_decide() in RUN_NOW on the same job's facts, as
+ *           select/bucket asks it per job_test call (issue #46): the
+ *           rules, the request built from the facts, the nodes it may
+ *           not have, then the bucket path (AUTO picks it)
+ * Both paths and the decision must give the job 1,024 nodes (checked);
+ * the decision's column says what it costs beyond the bucket path's.
+ * Instructions
  * come from perf_event_open(2) when the kernel allows it; otherwise the
  * column says n/a.
  *
@@ -38,6 +44,7 @@
 #include "bucket.h"
 #include "place.h"
 #include "policy.h"
+#include "select_decide.h"
 
 #define NBUCKETS 10
 #define JOB_NODES 1024
@@ -87,6 +94,30 @@ static int _place_once(sb_bucket_set_t *s, const sb_request_t *r,
 	return ok;
 }
 
+/* One decision of select/bucket for the same job, RUN_NOW. */
+static int _decide_once(sb_bucket_set_t *s, const sb_policy_t *p)
+{
+	sb_select_facts_t f;
+	sb_select_verdict_t v;
+	int ok;
+
+	sb_select_facts_init(&f);
+	f.base.min_nodes = f.base.max_nodes = JOB_NODES;
+	f.base.node_cpus = 1;
+	f.base.min_cpus = JOB_NODES;
+	f.base.share.job_exclusive = true;
+	f.time_limit = 3600;
+	f.policy = p;
+	if (sb_select_decide(s, &f, SB_SELECT_RUN_NOW, &v)) {
+		perror("sb_select_decide");
+		exit(1);
+	}
+	ok = v.action == SB_SELECT_OURS &&
+	     sb_bitmap_count(v.nodes) == JOB_NODES;
+	sb_select_verdict_fini(&v);
+	return ok;
+}
+
 static void _floor_once(const sb_bucket_set_t *s)
 {
 	size_t b, n = 0;
@@ -96,7 +127,7 @@ static void _floor_once(const sb_bucket_set_t *s)
 	_sink = n;
 }
 
-/* kind: 0 bucket, 1 node, 2 floor. */
+/* kind: 0 bucket, 1 node, 2 floor, 3 decide. */
 static _cost_t _measure(sb_bucket_set_t *s, const sb_request_t *r,
 			const sb_policy_t *p, int kind, int fd)
 {
@@ -115,7 +146,8 @@ static _cost_t _measure(sb_bucket_set_t *s, const sb_request_t *r,
 		for (i = 0; i < reps; i++) {
 			if (kind == 2)
 				_floor_once(s);
-			else if (!_place_once(s, r, p, kind ? SB_PATH_NODE :
+			else if (kind == 3 ? !_decide_once(s, p) :
+				 !_place_once(s, r, p, kind ? SB_PATH_NODE :
 					      SB_PATH_BUCKET)) {
 				fprintf(stderr, "placement failed\n");
 				exit(1);
@@ -151,9 +183,9 @@ static void _run(size_t n, int fd)
 	sb_bucket_set_t *s;
 	sb_request_t r;
 	sb_policy_t p;
-	_cost_t cb, cn, cf;
+	_cost_t cb, cn, cf, cd;
 	size_t i;
-	char name[32], ib[3][32];
+	char name[32], ib[4][32];
 	double t0, build;
 
 	for (i = 0; i < n; i++) {
@@ -193,13 +225,15 @@ static void _run(size_t n, int fd)
 	cb = _measure(s, &r, &p, 0, fd);
 	cn = _measure(s, &r, &p, 1, fd);
 	cf = _measure(s, &r, &p, 2, fd);
+	cd = _measure(s, &r, &p, 3, fd);
 	_instr(ib[0], sizeof(ib[0]), cb.instr);
 	_instr(ib[1], sizeof(ib[1]), cn.instr);
 	_instr(ib[2], sizeof(ib[2]), cf.instr);
+	_instr(ib[3], sizeof(ib[3]), cd.instr);
 	printf("%7zu  %10.2f %s  %10.2f %s  %8.3f %s  %8.0fx  %6.2fx  "
-	       "(build %.2f ms)\n", n, cb.sec * 1e6, ib[0], cn.sec * 1e6,
-	       ib[1], cf.sec * 1e6, ib[2], cn.sec / cb.sec,
-	       cb.sec / cf.sec, build * 1e3);
+	       "%10.2f %s  (build %.2f ms)\n", n, cb.sec * 1e6, ib[0],
+	       cn.sec * 1e6, ib[1], cf.sec * 1e6, ib[2], cn.sec / cb.sec,
+	       cb.sec / cf.sec, cd.sec * 1e6, ib[3], build * 1e3);
 	sb_request_fini(&r);
 	sb_bucket_set_destroy(s);
 	for (i = 0; i < n; i++)
@@ -225,9 +259,9 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		printf("instructions: n/a (perf_event_open: %s)\n",
 		       strerror(errno));
-	printf("%7s  %10s %10s  %10s %10s  %8s %10s  %9s  %7s\n", "nodes",
-	       "bucket us", "instr", "node us", "instr", "floor us", "instr",
-	       "node/bkt", "bkt/flr");
+	printf("%7s  %10s %10s  %10s %10s  %8s %10s  %9s  %7s  %10s %10s\n",
+	       "nodes", "bucket us", "instr", "node us", "instr", "floor us",
+	       "instr", "node/bkt", "bkt/flr", "decide us", "instr");
 	for (k = 0; k < (quick ? 2 : 3); k++)
 		_run(sizes[k], fd);
 	if (fd >= 0)

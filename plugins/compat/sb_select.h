@@ -17,31 +17,47 @@
 
 #include "sb_slurm.h"
 
-/* job_test()'s parameters after the preemption lists. */
+/*
+ * job_test()'s parameters after the preemption lists, the one place
+ * they are written: SB_JOB_TEST_TAIL(X, SEP) gives X(type, name) for
+ * each, SEP between them.
+ */
 #if SB_HAVE_RESV_EXC && SB_HAVE_WILL_RUN_DATA
-#define SB_JOB_TEST_TAIL_PARAMS \
-	resv_exc_t *resv_exc_ptr, will_run_data_t *will_run_ptr
-#define SB_JOB_TEST_TAIL_INIT \
-	{ .resv_exc_ptr = resv_exc_ptr, .will_run_ptr = will_run_ptr }
+#define SB_JOB_TEST_TAIL(X, SEP) \
+	X(resv_exc_t *, resv_exc_ptr) SEP X(will_run_data_t *, will_run_ptr)
 #elif SB_HAVE_RESV_EXC
-#define SB_JOB_TEST_TAIL_PARAMS resv_exc_t *resv_exc_ptr
-#define SB_JOB_TEST_TAIL_INIT { .resv_exc_ptr = resv_exc_ptr }
+#define SB_JOB_TEST_TAIL(X, SEP) X(resv_exc_t *, resv_exc_ptr)
 #else
-#define SB_JOB_TEST_TAIL_PARAMS bitstr_t *exc_core_bitmap
-#define SB_JOB_TEST_TAIL_INIT { .exc_core_bitmap = exc_core_bitmap }
+#define SB_JOB_TEST_TAIL(X, SEP) X(bitstr_t *, exc_core_bitmap)
 #endif
+#define SB_COMMA ,
+#define SB_TAIL_PARAM_(type, name) type name
+#define SB_TAIL_ARG_(type, name) name
+#define SB_TAIL_FIELD_(type, name) type name;
+#define SB_TAIL_OF_T_(type, name) t->name
+/* As parameters, as arguments (select_ops.def) */
+#define SB_JOB_TEST_TAIL_PARAMS SB_JOB_TEST_TAIL(SB_TAIL_PARAM_, SB_COMMA)
+#define SB_JOB_TEST_TAIL_ARGS SB_JOB_TEST_TAIL(SB_TAIL_ARG_, SB_COMMA)
 
-/* The same arguments, held together. */
+/*
+ * One job_test() call, every argument held together: what select/bucket
+ * passes from its entry point down to the base (the tail as the
+ * framework's: resv_exc_ptr, will_run_ptr or exc_core_bitmap).
+ */
 typedef struct {
-#if SB_HAVE_RESV_EXC
-	resv_exc_t *resv_exc_ptr;	/* what reservations keep */
-#else
-	bitstr_t *exc_core_bitmap;	/* cores reservations keep */
-#endif
-#if SB_HAVE_WILL_RUN_DATA
-	will_run_data_t *will_run_ptr;	/* backfill's window, or NULL */
-#endif
-} sb_job_test_extra_t;
+	job_record_t *job_ptr;
+	bitstr_t *bitmap;		/* the nodes offered; the answer */
+	uint32_t min_nodes, max_nodes, req_nodes;
+	uint16_t mode;
+	list_t *preemptee_candidates;
+	list_t **preemptee_job_list;
+	SB_JOB_TEST_TAIL(SB_TAIL_FIELD_, )
+} sb_job_test_t;
+
+/* The call select_p_job_test() received, as an sb_job_test_t. */
+#define SB_JOB_TEST_INIT { job_ptr, bitmap, min_nodes, max_nodes, \
+		req_nodes, mode, preemptee_candidates, preemptee_job_list, \
+		SB_JOB_TEST_TAIL_ARGS }
 
 /* SB_IF(c, x): x when c is 1, nothing when 0 (c a literal 0 or 1). */
 #define SB_IF(c, x) SB_IF_(c, x)
@@ -52,7 +68,7 @@ typedef struct {
 /* The base's operation table: the tree's entries, field by field. */
 typedef struct {
 	uint32_t *plugin_id;
-#define SB_SELECT_OP(field, sym, ret, params) \
+#define SB_SELECT_OP(field, sym, ret, params, ...) \
 	SB_IF(SB_SELECT_OP_##field, ret (*field) params;)
 #include "select_ops.def"
 #undef SB_SELECT_OP
@@ -62,15 +78,15 @@ typedef struct {
 extern sb_select_ops_t base;
 
 /* Does a reservation keep cores (or GRES) of the offered nodes? */
-static inline bool sb_extra_core_reserved(const sb_job_test_extra_t *x)
+static inline bool sb_job_test_core_reserved(const sb_job_test_t *t)
 {
 #if SB_HAVE_RESV_EXC
-	const resv_exc_t *r = x->resv_exc_ptr;
+	const resv_exc_t *r = t->resv_exc_ptr;
 
 	return r && ((r->core_bitmap && (bit_ffs(r->core_bitmap) >= 0)) ||
 		     (r->gres_list_exc && list_count(r->gres_list_exc)));
 #else
-	return x->exc_core_bitmap && (bit_ffs(x->exc_core_bitmap) >= 0);
+	return t->exc_core_bitmap && (bit_ffs(t->exc_core_bitmap) >= 0);
 #endif
 }
 
@@ -79,41 +95,28 @@ static inline bool sb_extra_core_reserved(const sb_job_test_extra_t *x)
  * count as gone) and the latest start it wants (0: none). false where
  * backfill passes none.
  */
-static inline bool sb_extra_will_run_window(const sb_job_test_extra_t *x,
-					    time_t *start, time_t *end)
+static inline bool sb_job_test_will_run_window(const sb_job_test_t *t,
+					       time_t *start, time_t *end)
 {
 #if SB_HAVE_WILL_RUN_DATA
-	if (!x->will_run_ptr || (!x->will_run_ptr->start &&
-				 !x->will_run_ptr->end))
+	if (!t->will_run_ptr || (!t->will_run_ptr->start &&
+				 !t->will_run_ptr->end))
 		return false;
-	*start = x->will_run_ptr->start;
-	*end = x->will_run_ptr->end;
+	*start = t->will_run_ptr->start;
+	*end = t->will_run_ptr->end;
 	return true;
 #else
 	return false;
 #endif
 }
 
-/* The base's job_test() with the same trailing arguments. */
-static inline int sb_base_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
-				   uint32_t min_nodes, uint32_t max_nodes,
-				   uint32_t req_nodes, uint16_t mode,
-				   list_t *preemptee_candidates,
-				   list_t **preemptee_job_list,
-				   const sb_job_test_extra_t *x)
+/* The base's job_test() on the call @t. */
+static inline int sb_base_job_test(const sb_job_test_t *t)
 {
-	return (*base.job_test)(job_ptr, bitmap, min_nodes, max_nodes,
-				req_nodes, mode, preemptee_candidates,
-				preemptee_job_list,
-#if SB_HAVE_RESV_EXC
-				x->resv_exc_ptr
-#else
-				x->exc_core_bitmap
-#endif
-#if SB_HAVE_WILL_RUN_DATA
-				, x->will_run_ptr
-#endif
-				);
+	return (*base.job_test)(t->job_ptr, t->bitmap, t->min_nodes,
+				t->max_nodes, t->req_nodes, t->mode,
+				t->preemptee_candidates, t->preemptee_job_list,
+				SB_JOB_TEST_TAIL(SB_TAIL_OF_T_, SB_COMMA));
 }
 
 /*

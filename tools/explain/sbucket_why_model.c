@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base_reason.h"
 #include "hostlist_fmt.h"
 #include "sb_time.h"
 #include "sbucket_why_limits.h"
@@ -93,39 +92,37 @@ int sbw_model_reserved(sbw_model_t *m, const sbw_job_t *j)
 	return 0;
 }
 
-/* Why the base places @j (a reason of base_reason.h), or NULL. */
-const char *sbw_base_reason(const sbw_model_t *m, const sbw_job_t *j,
-				bool will_run)
+bool sbw_facts(const sbw_model_t *m, const sbw_job_t *j,
+	       sb_select_facts_t *f)
 {
 	const sbw_live_t *lv = &m->lv;
 	const sbw_part_t *p = j->part >= 0 ? &lv->parts[j->part] : NULL;
+	const sb_request_t *r = &j->req.req;
+	sb_base_facts_t *b = &f->base;
 	const char *v;
-	sb_base_facts_t f;
 	size_t i;
 
-	memset(&f, 0, sizeof(f));
-	f.min_nodes = j->min_nodes;
-	f.max_nodes = j->max_nodes;
-	f.model = true;
+	sb_select_facts_init(f);
+	b->min_nodes = j->min_nodes;
+	b->max_nodes = j->max_nodes;
 	v = sb_record_get(j->rec, "Reboot");
-	f.share.reboot = v && strcmp(v, "0");
-	f.share.part_exclusive = p && p->exclusive;
-	f.share.part_no = p && p->no;
-	f.share.part_force = p && p->force;
+	b->share.reboot = v && strcmp(v, "0");
+	b->share.part_exclusive = p && p->exclusive;
+	b->share.part_no = p && p->no;
+	b->share.part_force = p && p->force;
 	v = sb_record_get(j->rec, "OverSubscribe");
-	f.share.job_share = v && !strcmp(v, "YES");
-	f.share.job_exclusive = v && !strcmp(v, "NO");
-	f.share.base_cons = lv->base_cons;
-	f.required_nodes = sb_record_value(j->rec, "ReqNodeList") != NULL;
+	b->share.job_share = v && !strcmp(v, "YES");
+	b->share.job_exclusive = v && !strcmp(v, "NO");
+	b->share.base_cons = lv->base_cons;
+	b->required_nodes = sb_record_value(j->rec, "ReqNodeList") != NULL;
 	v = sb_record_get(j->rec, "Contiguous");
-	f.contiguous = v && !strcmp(v, "1");
-	f.min_cpus = j->cpus;
-	f.node_cpus = j->node_cpus;
+	b->contiguous = v && !strcmp(v, "1");
+	b->min_cpus = j->cpus;
+	b->node_cpus = j->node_cpus;
 	for (i = 0; i < lv->nresv; i++)
 		if (lv->resv[i].partial && (int) i != j->resv &&
 		    lv->resv[i].start <= lv->now && lv->resv[i].end > lv->now)
-			f.core_reservation = true;
-	f.will_run = will_run;
+			b->core_reservation = true;
 	/* with preemption configured, backfill may offer jobs to preempt:
 	 * those of partitions of a lower PriorityTier, or (other kinds of
 	 * preemption, which sbucket cannot see) any running job */
@@ -137,10 +134,29 @@ const char *sbw_base_reason(const sbw_model_t *m, const sbw_job_t *j,
 				   "preempt/partition_prio") ||
 			    (p && o->part >= 0 &&
 			     lv->parts[o->part].tier < p->tier))
-				f.preempt_candidates = true;
+				b->preempt_candidates = true;
 		}
-	f.contiguous_policy = m->policy->kind == SB_POLICY_CONTIGUOUS;
-	return sb_base_reason(&f);
+	f->policy = m->policy;
+	f->now = lv->now;
+	f->allowed = sbw_allowed(m, j);
+	if (!j->have_req || r->nchunks != 1 || r->nmatch)
+		return false;
+	f->min_memory = r->chunks[0].min_memory;
+	f->min_tmp = r->chunks[0].min_tmp;
+	f->time_limit = r->time_limit;
+	f->match = r;
+	return true;
+}
+
+/* Why the base places @j (a reason of base_reason.h), or NULL. */
+const char *sbw_base_reason(const sbw_model_t *m, const sbw_job_t *j,
+				bool will_run)
+{
+	sb_select_facts_t f;
+
+	(void) sbw_facts(m, j, &f);
+	return sb_select_base_reason(m->set, &f, will_run ?
+				     SB_SELECT_WILL_RUN : SB_SELECT_RUN_NOW);
 }
 
 /* Backfill's order (job_scheduler.c sort_job_queue2()): jobs in a

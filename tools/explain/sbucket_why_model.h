@@ -18,6 +18,7 @@
 #include "place.h"
 #include "policy.h"
 #include "sbucket_why_live.h"
+#include "select_decide.h"
 
 typedef struct {
 	sbw_live_t lv;
@@ -46,9 +47,22 @@ int sbw_model_build(sbw_model_t *m);
 int sbw_model_reserved(sbw_model_t *m, const sbw_job_t *j);
 
 /*
+ * select/bucket's facts of @j (select_decide.h) from what scontrol shows,
+ * as the plugin converts them from job_record_t: size, sharing (the
+ * partition's OverSubscribe and the job's), -w, --contiguous, CPUs,
+ * reservations of cores, jobs it could preempt, the cluster's policy,
+ * the nodes of its reservation, and, when its request is one question of
+ * the plugin (one chunk, no "[a|b]": true), the request itself as
+ * f->match with its per-node minimums and time limit. O(R + running
+ * jobs).
+ */
+bool sbw_facts(const sbw_model_t *m, const sbw_job_t *j,
+	       sb_select_facts_t *f);
+
+/*
  * Why select/bucket's base places @j (a reason of base_reason.h), or NULL
  * when select/bucket does; @will_run: in a WILL_RUN (backfill) call.
- * O(R + running jobs).
+ * The decision's rule 1 on sbw_facts(). O(R + running jobs).
  */
 const char *sbw_base_reason(const sbw_model_t *m, const sbw_job_t *j,
 			    bool will_run);

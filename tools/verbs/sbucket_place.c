@@ -6,7 +6,10 @@
  *
  * Jobs are placed in file order at time 0 with the engine the select
  * plugin uses (common/place.h). A job that runs keeps its nodes for the
- * rest of the file, so later jobs see them busy.
+ * rest of the file, so later jobs see them busy. With --base, each job
+ * goes through select/bucket's own decision (common/time/select_decide.h,
+ * RUN_NOW), the call the plugin makes in slurmctld: which jobs it leaves
+ * to its base and why, and where it puts the others.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -22,6 +25,7 @@
 #include "place.h"
 #include "policy.h"
 #include "sbucket.h"
+#include "select_decide.h"
 #include "sbucket_input_jobs.h"
 #include "shown.h"
 
@@ -52,6 +56,14 @@ static void _usage(FILE *f)
 "                     JOBCOUNT WEIGHT); overrides --config\n"
 "  --path=auto|bucket|node  force a path (bucket: ineligible jobs are\n"
 "                     an error); default auto\n"
+"  --base=linear|cons_tres  answer as select/bucket over that base plugin\n"
+"                     answers slurmctld: each job through its decision\n"
+"                     (RUN_NOW, partitions OverSubscribe=NO); a job it\n"
+"                     leaves to the base prints no nodes, Path\n"
+"                     base:REASON (select_bucket(8)) and Result base;\n"
+"                     wait and never are its 'not now'. Not with --path;\n"
+"                     -C with counts or [a|b] is refused (the plugin is\n"
+"                     asked once per count)\n"
 "  --noheader         do not print the JobId|Nodes|Path|Result header\n"
 "  -h, --help         this text\n"
 "\n"
@@ -110,6 +122,56 @@ static int _refuse_node_path(const sbi_job_t *job, const void *ctx,
 	return 1;
 }
 
+/* --base: a job of several counts or alternatives is no one question. */
+static int _refuse_counts(const sbi_job_t *job, const void *ctx, char *why,
+			  size_t len)
+{
+	if (job->req.nchunks == 1 && !job->req.nmatch)
+		return 0;
+	snprintf(why, len, ": -C with counts or [a|b] is asked of "
+		 "select/bucket once per count, not with --base");
+	return 1;
+}
+
+/*
+ * select/bucket's answer for @job (--base): its decision in RUN_NOW into
+ * *@v, printed as the engine's answer is. 0, or -1 with errno.
+ */
+static int _decide(sb_bucket_set_t *set, const sbi_cluster_t *cl,
+		   const sbi_job_t *job, const sb_policy_t *pol, bool cons,
+		   sb_select_verdict_t *v)
+{
+	sb_placement_t pl = { .result = SB_PLACE_RUN, .nchunks = 1 };
+	sb_select_facts_t f;
+
+	sb_select_facts_init(&f);
+	if (sb_select_facts_request(&f, &job->req) < 0)
+		return -1;
+	f.policy = pol;
+	f.base.share.base_cons = cons;
+	f.base.share.part_no = true;	/* Slurm's OverSubscribe default */
+	if (sb_select_decide(set, &f, SB_SELECT_RUN_NOW, v) < 0)
+		return -1;
+	if (v->failed) {
+		errno = v->err;
+		return -1;
+	}
+	printf("%s|", job->jobid);
+	if (v->action == SB_SELECT_OURS) {
+		pl.nodes = &v->nodes;
+		if (sbi_print_placement(cl, &pl) < 0)
+			return -1;
+	}
+	if (v->action == SB_SELECT_BASE)
+		printf("|base:%s|base\n", v->reason);
+	else if (v->path)
+		printf("|node:%s|%s\n", v->path,
+		       sb_place_result_name(v->result));
+	else
+		printf("|bucket|%s\n", sb_place_result_name(v->result));
+	return 0;
+}
+
 /* The job's nodes are allocated from now on. */
 static void _commit(sbi_cluster_t *cl, sb_bucket_set_t *set,
 		    const sb_placement_t *pl)
@@ -134,6 +196,8 @@ int sbucket_place_main(int argc, char **argv)
 	sb_bucket_conf_t *conf = NULL;
 	sb_path_t path = SB_PATH_AUTO;
 	int nfiles = 0, header = 1, i, rc = SBUCKET_EXIT_INPUT;
+	int base = -1;			/* --base: 0 linear, 1 cons_tres */
+	bool path_set = false;
 	sb_policy_t pol;
 	sbi_cluster_t cl = { 0 };
 	sbi_jobs_t jobs = { 0 };
@@ -155,10 +219,19 @@ int sbucket_place_main(int argc, char **argv)
 			priorityf = a + 12;
 		} else if (!strcmp(a, "--path=auto")) {
 			path = SB_PATH_AUTO;
+			path_set = true;
 		} else if (!strcmp(a, "--path=bucket")) {
 			path = SB_PATH_BUCKET;
+			path_set = true;
 		} else if (!strcmp(a, "--path=node")) {
 			path = SB_PATH_NODE;
+			path_set = true;
+		} else if (!strcmp(a, "--base=linear") ||
+			   !strcmp(a, "--base=select/linear")) {
+			base = 0;
+		} else if (!strcmp(a, "--base=cons_tres") ||
+			   !strcmp(a, "--base=select/cons_tres")) {
+			base = 1;
 		} else if (!strcmp(a, "--noheader")) {
 			header = 0;
 		} else if (sbucket_operand("place", a, files, &nfiles, 2)) {
@@ -168,6 +241,10 @@ int sbucket_place_main(int argc, char **argv)
 	if (nfiles != 2)
 		return sbucket_cmd_error("place",
 					 "expected NODES_FILE and JOBS_FILE");
+	if (base >= 0 && path_set)
+		return sbucket_cmd_error("place", "--base decides the path "
+					 "as select/bucket does: not with "
+					 "--path");
 	if (conf_path &&
 	    !(conf = sb_bucket_conf_load(conf_path, err, sizeof(err)))) {
 		fprintf(stderr, "sbucket: %s\n", err);
@@ -201,16 +278,35 @@ int sbucket_place_main(int argc, char **argv)
 		fprintf(stderr, "sbucket: %s\n", strerror(errno));
 		goto out;
 	}
-	if (sbi_read_jobs(files[1], &cl, path == SB_PATH_BUCKET ?
-			  _refuse_node_path : NULL, &pol, &jobs))
+	if (sbi_read_jobs(files[1], &cl, base >= 0 ? _refuse_counts :
+			  path == SB_PATH_BUCKET ? _refuse_node_path : NULL,
+			  &pol, &jobs))
 		goto out;
 	/* Every line is good: from here on only memory can fail. */
 	if (header)
 		printf("JobId|Nodes|Path|Result\n");
 	for (j = 0; j < jobs.n; j++) {
 		sbi_job_t *job = &jobs.v[j];
+		sb_select_verdict_t v = { 0 };
 		sb_placement_t pl;
 
+		if (base >= 0) {
+			if (_decide(set, &cl, job, &pol, base, &v) < 0) {
+				fprintf(stderr, "sbucket: %s:%zu: job %s: %s\n",
+					files[1], jobs.line[j],
+					sb_shown(id, sizeof(id), job->jobid),
+					strerror(errno));
+				sb_select_verdict_fini(&v);
+				goto out;
+			}
+			pl.result = SB_PLACE_RUN;
+			pl.nchunks = 1;
+			pl.nodes = &v.nodes;
+			if (v.action == SB_SELECT_OURS)
+				_commit(&cl, set, &pl);
+			sb_select_verdict_fini(&v);
+			continue;
+		}
 		if (sb_place(set, &job->req, &pol, path, &pl)) {
 			fprintf(stderr, "sbucket: %s:%zu: job %s: %s\n",
 				files[1], jobs.line[j],

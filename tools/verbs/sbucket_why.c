@@ -204,6 +204,7 @@ typedef struct {
 	int64_t bf_start;		/* where backfill puts start */
 	const char *bf_resv;		/* the reservation that moved it */
 	bool alone_never;
+	sb_will_run_t *w;		/* WILL_RUN's plan, for a job of ours */
 	sb_bitmap_t *nodes;		/* planned nodes */
 	_planned_t *ahead;
 	size_t nahead;
@@ -227,6 +228,7 @@ static void _expl_fini(_expl_t *e)
 {
 	size_t i;
 
+	sb_will_run_destroy(e->w);
 	sb_why_census_free(e->census, e->ncensus);
 	sb_bitmap_free(e->matching);
 	sb_bitmap_free(e->nodes);
@@ -253,40 +255,84 @@ static int _census(_expl_t *e)
 	return 0;
 }
 
+/* WILL_RUN's plan for the decision, built only for a job of ours. */
+static int _plan_of(sb_select_facts_t *f, const sb_bucket_set_t *set,
+		    void *arg)
+{
+	_expl_t *e = arg;
+	sbw_model_t *m = e->m;
+
+	e->w = sb_model_plan(set, m->lv.now, m->until, m->resv, m->lv.nresv,
+			     e->j->resv >= 0 ? (size_t) e->j->resv : SIZE_MAX);
+	f->plan = e->w;
+	return e->w ? 0 : -1;
+}
+
+/*
+ * select/bucket's decision for the pending job, as backfill asks it
+ * (sb_select_decide(), WILL_RUN): the base's and why, or where WILL_RUN
+ * puts it with nothing planned before it. A request of several counts
+ * ("[a*2&b*4]") or alternatives ("[a|b]") is one call of the plugin per
+ * count, no question of one call: the plan is asked for the whole.
+ */
+static int _decide(_expl_t *e)
+{
+	sbw_model_t *m = e->m;
+	sb_will_run_result_t res;
+	sb_select_verdict_t v = { 0 };
+	sb_select_facts_t f;
+	int rc = -1;
+
+	if (!sbw_facts(m, e->j, &f)) {
+		if ((e->base = sbw_base_reason(m, e->j, true)))
+			return 0;
+		if (_plan_of(&f, m->set, e) < 0)
+			return _oom();
+		if (!sb_will_run_query(e->w, &e->j->req.req, m->policy,
+				       f.allowed, m->lv.now, &res)) {
+			e->alone_start = res.start;
+			sb_will_run_result_fini(&res);
+			return 0;
+		}
+		v.failed = (errno == ENOENT) ? NULL : "WILL_RUN";
+		v.err = errno;
+		v.action = SB_SELECT_BASE;
+		goto verdict;
+	}
+	f.complete = _plan_of;
+	f.complete_arg = e;
+	if (sb_select_decide(m->set, &f, SB_SELECT_WILL_RUN, &v) < 0)
+		return _oom();
+	if (v.action == SB_SELECT_BASE && !v.placed && !v.failed)
+		e->base = v.reason;
+	else if (v.action == SB_SELECT_OURS)
+		e->alone_start = v.start;
+verdict:
+	/* "we found none": no start on its nodes, ever */
+	if (v.action == SB_SELECT_BASE && !e->base && !v.failed)
+		e->alone_never = true;
+	if (v.failed)
+		fprintf(stderr, PROG ": job %s: WILL_RUN failed: %s\n",
+			e->j->id, strerror(v.err));
+	else
+		rc = 0;
+	sb_select_verdict_fini(&v);
+	return rc;
+}
+
 /*
  * The job's planned start: the whole queue planned at once
  * (sbucket_forecast_plan.h, 'sbucket forecast''s plan), so why and
  * forecast give the same start; the jobs planned before it are those
- * the plan placed first. For a whole-node job, also where WILL_RUN puts
- * it with nothing planned before it.
+ * the plan placed first.
  */
 static int _plan(_expl_t *e)
 {
 	sbw_model_t *m = e->m;
-	sbw_live_t *lv = &m->lv;
-	sb_will_run_t *w = NULL;
-	sb_will_run_result_t res;
 	const sbf_job_t *f;
 	size_t i;
 	int rc = -1;
 
-	if (!e->base) {
-		if (!(w = sb_model_plan(m->set, lv->now, m->until, m->resv,
-					lv->nresv, e->j->resv >= 0 ?
-					(size_t) e->j->resv : SIZE_MAX)))
-			goto oom;
-		if (!sb_will_run_query(w, &e->j->req.req, m->policy,
-				       sbw_allowed(m, e->j), lv->now, &res)) {
-			e->alone_start = res.start;
-			sb_will_run_result_fini(&res);
-		} else if (errno == ENOENT) {
-			e->alone_never = true;
-		} else {
-			fprintf(stderr, PROG ": job %s: WILL_RUN failed: %s\n",
-				e->j->id, strerror(errno));
-			goto out;
-		}
-	}
 	if (sbf_plan_run(&e->qp, m) < 0 ||
 	    (e->history && sbf_likely_make(&e->lk, &e->qp, e->days) < 0))
 		goto out;
@@ -338,7 +384,6 @@ static int _plan(_expl_t *e)
 oom:
 	rc = _oom();
 out:
-	sb_will_run_destroy(w);
 	return rc;
 }
 
@@ -1223,8 +1268,11 @@ int sbucket_why_main(int argc, char **argv)
 		printf("Job %s: sbucket why cannot model its request.\n", id);
 		goto out;
 	}
-	e.base = sbw_base_reason(&m, e.j, e.j->state == SBW_PENDING);
 	e.base_now = sbw_base_reason(&m, e.j, false);
+	if (e.j->state != SBW_PENDING)
+		e.base = e.base_now;
+	else if (_decide(&e) < 0)
+		goto out;
 	if (!e.base)
 		e.path = sb_place_ineligible(&e.j->req.req, m.policy);
 	if (_census(&e) < 0)

@@ -32,7 +32,7 @@ sb_select_ops_t base;
 #define SB_STR(s) #s
 static const char *g_syms[] = {
 	"plugin_id",
-#define SB_SELECT_OP(field, sym, ret, params) \
+#define SB_SELECT_OP(field, sym, ret, params, ...) \
 	SB_LIST_IF(SB_SELECT_OP_##field, SB_STR(sym))
 #include "select_ops.def"
 #undef SB_SELECT_OP

@@ -12,6 +12,12 @@
  * slurmctld has already cut the bitmap it passes to the nodes with the
  * job's features (and calls once per "[a*2&b*4]" count), so the request
  * is one chunk of whole nodes with the job's per-node minimums.
+ *
+ * A job_test() call becomes the decision's facts here and nowhere else
+ * (convert_job_facts(), common/time/select_decide.h): everything
+ * select/bucket decides from job_ptr, its details and partition and the
+ * offered nodes, read once per call; what only a job of ours needs is
+ * read when the decision asks (_complete()).
  */
 #include "config.h"
 
@@ -138,7 +144,8 @@ extern int convert_nodes(sb_node_t *nodes, size_t n)
 	return busy;
 }
 
-extern int64_t convert_time_limit(const job_record_t *job_ptr)
+/* Seconds a job may run (SB_TIME_INFINITE when unlimited). */
+static int64_t _time_limit(const job_record_t *job_ptr)
 {
 	uint32_t limit = job_ptr->time_limit;
 
@@ -149,7 +156,8 @@ extern int64_t convert_time_limit(const job_record_t *job_ptr)
 	return (int64_t) limit * 60;
 }
 
-extern uint32_t convert_node_cpus(const job_record_t *job_ptr)
+/* CPUs each node must have for @job_ptr (tasks per node x CPUs each). */
+static uint32_t _node_cpus(const job_record_t *job_ptr)
 {
 	const job_details_t *d = job_ptr->details;
 	uint32_t cpus = d->pn_min_cpus;
@@ -158,39 +166,6 @@ extern uint32_t convert_node_cpus(const job_record_t *job_ptr)
 		cpus = MAX(cpus, (uint32_t) d->ntasks_per_node *
 			   MAX(d->cpus_per_task, 1));
 	return cpus;
-}
-
-extern int convert_request(sb_request_t *r, job_record_t *job_ptr,
-			   uint32_t count)
-{
-	job_details_t *d = job_ptr->details;
-	const char *prefer;
-	sb_chunk_t *c;
-	uint64_t mem;
-
-	sb_request_init(r);
-	r->exclusive = true;		/* only such jobs are ours */
-	r->time_limit = convert_time_limit(job_ptr);
-	if (!(c = sb_request_add_chunk(r, count)))
-		goto fail;
-	c->min_cpus = convert_node_cpus(job_ptr);
-	mem = d->pn_min_memory;
-	if (mem & MEM_PER_CPU)
-		mem = (mem & ~MEM_PER_CPU) * MAX(c->min_cpus, 1);
-	c->min_memory = mem;
-	c->min_tmp = d->pn_min_tmp_disk;
-	/*
-	 * Checked at submission; one that no longer parses (a job of
-	 * another version, an edited environment) orders nothing.
-	 */
-	if ((prefer = convert_job_prefer(job_ptr)) &&
-	    (sb_request_add_prefer_list(r, prefer, NULL) < 0))
-		verbose("%pJ: BUCKET_PREFER=%s ignored: %m", job_ptr, prefer);
-	return 0;
-fail:
-	error(BUCKET_PFX "cannot describe %pJ: %m", job_ptr);
-	sb_request_fini(r);
-	return -1;
 }
 
 /*
@@ -277,12 +252,187 @@ static const char *_job_env(const job_record_t *job_ptr, const char *key)
 	return NULL;
 }
 
-extern const char *convert_job_policy_name(const job_record_t *job_ptr)
+/* ---- one job_test() call: the decision's facts ------------------------- */
+
+/*
+ * What decides whether the job shares its nodes, as slurmctld resolves
+ * it for the base (node_scheduler.c), without changing the job.
+ */
+static void _share_facts(const job_record_t *job_ptr, sb_share_facts_t *f)
 {
-	return _job_env(job_ptr, "BUCKET_POLICY");
+	const job_details_t *d = job_ptr->details;
+	uint16_t part_share = job_ptr->part_ptr ?
+		job_ptr->part_ptr->max_share : 1;
+
+	memset(f, 0, sizeof(*f));
+	f->reboot = job_ptr->reboot;
+	f->part_exclusive = (part_share == 0);
+	f->part_no = (part_share == 1);
+	f->part_force = (part_share & SHARED_FORCE) &&
+		((part_share & ~SHARED_FORCE) > 1);
+	f->job_share = (d->share_res == 1);
+	f->job_exclusive = (d->share_res == 0) ||
+		(d->whole_node == WHOLE_NODE_REQUIRED);
+	f->base_cons = base_is_cons();
 }
 
-extern const char *convert_job_prefer(const job_record_t *job_ptr)
+/*
+ * Is this one of slurmctld's calls for the nodes of one counted feature
+ * ("[blue*2&fat*3]")? It asks for exactly that count (min_nodes =
+ * req_nodes, and the job's min_nodes set to it for the call) while
+ * max_nodes stays the job's.
+ */
+static bool _feature_count_call(const sb_job_test_t *t)
 {
-	return _job_env(job_ptr, "BUCKET_PREFER");
+	const job_details_t *d = t->job_ptr->details;
+	job_feature_t *feat;
+	list_itr_t *itr;
+	bool found = false;
+
+	if ((t->min_nodes == t->max_nodes) ||
+	    (t->min_nodes != t->req_nodes) ||
+	    (d->min_nodes != t->min_nodes) || !d->feature_list_use)
+		return false;
+	itr = list_iterator_create(d->feature_list_use);
+	while (!found && (feat = list_next(itr)))
+		found = (feat->count == t->min_nodes);
+	list_iterator_destroy(itr);
+	return found;
+}
+
+/* The policy: the job's own (BUCKET_POLICY) when bucket.conf lets it. */
+static const sb_policy_t *_policy(bucket_facts_t *bf)
+{
+	const char *name = _job_env(bf->t->job_ptr, "BUCKET_POLICY");
+	const sb_policy_t *cluster = sb_bucket_conf_policy(bucket_conf);
+
+	if (!name)
+		return cluster;
+	if (!sb_bucket_conf_job_policy(bucket_conf, name, &bf->job_policy))
+		return &bf->job_policy;
+	log_flag(SELECT_TYPE, "%pJ asks for NodeAllocationPolicy %s: %s; using %s",
+		 bf->t->job_ptr, name, (errno == EPERM) ?
+		 "not in bucket.conf's AllowJobPolicies" : "no such policy",
+		 sb_policy_name(cluster->kind));
+	return cluster;
+}
+
+/* Buckets whose GRES cannot serve the job (Slurm's own test), or NULL. */
+static bool *_unfit(const sb_bucket_set_t *set, job_record_t *job_ptr)
+{
+	size_t b, nb = sb_bucket_set_size(set);
+	node_record_t *node_ptr;
+	bool *unfit;
+
+	if (!job_ptr->gres_list_req || !list_count(job_ptr->gres_list_req))
+		return NULL;
+	unfit = xcalloc(nb + 1, sizeof(*unfit));
+	for (b = 0; b < nb; b++) {
+		node_ptr = node_record_table_ptr[sb_bucket_rep(set, b)->index];
+		if (node_ptr &&
+		    !sb_gres_job_test(job_ptr->gres_list_req,
+				      node_ptr->gres_list, job_ptr->job_id,
+				      node_ptr->name))
+			unfit[b] = true;
+	}
+	return unfit;
+}
+
+/*
+ * sb_select_complete_f: what only a job of ours needs, asked once the
+ * base rules let it through. The nodes' loads for a policy that reads
+ * them; the nodes it may have (every node of this attempt where
+ * slurmctld offers them node set by node set: offers_candidates(), with
+ * this call's own as f->offered; else this call's); its GRES; WILL_RUN's
+ * plan (for a job in a reservation, one of its own).
+ */
+static int _complete(sb_select_facts_t *f, const sb_bucket_set_t *set,
+		     void *arg)
+{
+	bucket_facts_t *bf = arg;
+	const sb_job_test_t *t = bf->t;
+	bitstr_t *cands;
+
+	if (!sb_policy_static(f->policy))
+		state_sync_loads();
+	cands = offers_candidates(t);
+	if (!(bf->allowed = sb_bitmap_alloc(bucket_state.n)) ||
+	    (cands && !(bf->offered = sb_bitmap_alloc(bucket_state.n)))) {
+		FREE_NULL_BITMAP(cands);
+		return -1;
+	}
+	convert_bitstr_to_sb(cands ? cands : t->bitmap, bf->allowed);
+	if (cands)
+		convert_bitstr_to_sb(t->bitmap, bf->offered);
+	FREE_NULL_BITMAP(cands);
+	f->allowed = bf->allowed;
+	f->offered = bf->offered;
+	f->unfit = bf->unfit = _unfit(set, t->job_ptr);
+	if (bf->mode == SB_SELECT_WILL_RUN) {
+		f->plan = state_plan((time_t) f->now, t->job_ptr->resv_ptr,
+				     &bf->own_plan);
+		if (!f->plan) {
+			errno = EAGAIN;	/* state_plan() said why */
+			return -1;
+		}
+	}
+	return 0;
+}
+
+extern void convert_job_facts(bucket_facts_t *bf, const sb_job_test_t *t)
+{
+	job_record_t *job_ptr = t->job_ptr;
+	const job_details_t *d = job_ptr->details;
+	sb_select_facts_t *f = &bf->f;
+	sb_base_facts_t *b = &f->base;
+	time_t from, until;
+	uint64_t mem;
+
+	memset(bf, 0, sizeof(*bf));
+	bf->t = t;
+	bf->mode = SELECT_IS_MODE_TEST_ONLY(t->mode) ? SB_SELECT_TEST_ONLY :
+		SELECT_IS_MODE_WILL_RUN(t->mode) ? SB_SELECT_WILL_RUN :
+		SB_SELECT_RUN_NOW;
+	sb_select_facts_init(f);
+
+	b->min_nodes = t->min_nodes;
+	b->max_nodes = t->max_nodes;
+	b->model = (bit_size(t->bitmap) == (bitoff_t) bucket_state.n);
+	_share_facts(job_ptr, &b->share);
+	b->required_nodes = d->req_node_bitmap &&
+		(bit_ffs(d->req_node_bitmap) >= 0);
+	b->contiguous = d->contiguous;
+	b->feature_count_call = _feature_count_call(t);
+	b->min_cpus = d->min_cpus;
+	b->node_cpus = _node_cpus(job_ptr);
+	b->core_reservation = sb_job_test_core_reserved(t);
+	b->preempt_candidates = t->preemptee_candidates &&
+		list_count(t->preemptee_candidates);
+
+	mem = d->pn_min_memory;
+	if (mem & MEM_PER_CPU)
+		mem = (mem & ~MEM_PER_CPU) * MAX(b->node_cpus, 1);
+	f->min_memory = mem;
+	f->min_tmp = d->pn_min_tmp_disk;
+	f->time_limit = _time_limit(job_ptr);
+	f->prefer = _job_env(job_ptr, "BUCKET_PREFER");
+	f->policy = _policy(bf);
+	f->now = (int64_t) time(NULL);
+	f->test_now_only = (job_ptr->bit_flags & TEST_NOW_ONLY);
+	if (sb_job_test_will_run_window(t, &from, &until)) {
+		f->window_start = (int64_t) from;
+		f->window_end = (int64_t) until;
+	}
+	f->complete = _complete;
+	f->complete_arg = bf;
+}
+
+extern void convert_job_facts_fini(bucket_facts_t *bf)
+{
+	sb_bitmap_free(bf->allowed);
+	sb_bitmap_free(bf->offered);
+	xfree(bf->unfit);
+	sb_will_run_destroy(bf->own_plan);
+	bf->allowed = bf->offered = NULL;
+	bf->own_plan = NULL;
 }

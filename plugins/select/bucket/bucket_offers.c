@@ -67,17 +67,10 @@ extern void offers_call_seen(void)
 	__atomic_add_fetch(&g_calls, 1, __ATOMIC_SEQ_CST);
 }
 
-extern int offers_base_test(job_record_t *job_ptr, bitstr_t *bitmap,
-			    uint32_t min_nodes, uint32_t max_nodes,
-			    uint32_t req_nodes, uint16_t mode,
-			    list_t *preemptee_candidates,
-			    list_t **preemptee_job_list,
-			    const sb_job_test_extra_t *x, bool shares)
+extern int offers_base_test(const sb_job_test_t *t, bool shares)
 {
 	/* slurmctld already calls as the base wants */
-	return sb_base_job_test(job_ptr, bitmap, min_nodes, max_nodes,
-				req_nodes, mode, preemptee_candidates,
-				preemptee_job_list, x);
+	return sb_base_job_test(t);
 }
 
 /* Nodes of reservations active at @now other than @own leave @e. */
@@ -132,18 +125,18 @@ static bitstr_t *_every_offer(job_record_t *job_ptr, bitstr_t *bitmap)
 	return e;
 }
 
-extern bitstr_t *offers_candidates(job_record_t *job_ptr, bitstr_t *bitmap,
-				   uint16_t mode, uint32_t min_nodes,
-				   uint32_t max_nodes, uint32_t req_nodes)
+extern bitstr_t *offers_candidates(const sb_job_test_t *t)
 {
+	job_record_t *job_ptr = t->job_ptr;
 	_attempt_t *a = &g_att[job_ptr->job_id % ATTEMPTS];
-	int64_t n = bit_set_count(bitmap);
+	int64_t n;
 	uint64_t calls = __atomic_load_n(&g_calls, __ATOMIC_SEQ_CST);
 	bool offered_only;
 
 	/* cons_tres gets every node in one call; only RUN_NOW is in sets */
-	if (!SELECT_IS_MODE_RUN_NOW(mode) || base_is_cons())
+	if (!SELECT_IS_MODE_RUN_NOW(t->mode) || base_is_cons())
 		return NULL;
+	n = bit_set_count(t->bitmap);
 	slurm_mutex_lock(&g_att_lock);
 	if ((a->job_id != job_ptr->job_id) || (a->call + 1 != calls) ||
 	    (n < a->offered)) {
@@ -162,7 +155,7 @@ extern bitstr_t *offers_candidates(job_record_t *job_ptr, bitstr_t *bitmap,
 			 job_ptr);
 		return NULL;
 	}
-	return _every_offer(job_ptr, bitmap);
+	return _every_offer(job_ptr, t->bitmap);
 }
 
 extern void offers_outside(job_record_t *job_ptr)

@@ -6,13 +6,14 @@
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * This file holds the framework's entry points that every Slurm's select
- * framework has; those only some have are in plugins/compat/
- * select_ops_optional.c and select_data.c. All but job_test go straight
- * to the base, which owns the allocations and their state; job_test is
- * bucket_job_place.c's. Ours on top: bucket.conf, the model's
- * rebuilds (start, reconfigure, a node's new configuration), and our
- * lines in 'scontrol show config'.
+ * This file holds the framework's entry points select/bucket answers
+ * itself (start, reconfigure, job_test, job_begin); select_data.c those
+ * of node and job data, where the framework has them; every other one
+ * passes the call to the base, which owns the allocations and their
+ * state (plugins/compat/select_forward.c, generated from
+ * select_ops.def). job_test is bucket_job_place.c's. Ours on top:
+ * bucket.conf, the model's rebuilds (start, reconfigure, a node's new
+ * configuration), and our lines in 'scontrol show config'.
  *
  * Every Slurm program that loads the select plugins loads ours (sinfo,
  * squeue, srun, slurmd...). Where select/bucket is the cluster's
@@ -244,13 +245,12 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			     list_t **preemptee_job_list,
 			     SB_JOB_TEST_TAIL_PARAMS)
 {
-	sb_job_test_extra_t x = SB_JOB_TEST_TAIL_INIT;
+	sb_job_test_t t = SB_JOB_TEST_INIT;
 
 	offers_call_seen();
 	if (!job_ptr || !job_ptr->details || !bitmap)
 		return EINVAL;
-	return job_test(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
-			mode, preemptee_candidates, preemptee_job_list, &x);
+	return job_test(&t);
 }
 
 extern int select_p_job_begin(job_record_t *job_ptr)
@@ -261,58 +261,16 @@ extern int select_p_job_begin(job_record_t *job_ptr)
 	return (*base.job_begin)(job_ptr);
 }
 
-/* A change of the running jobs WILL_RUN's kept plan does not follow. */
-static void _jobs_changed(void)
+/*
+ * A change of the running jobs WILL_RUN's kept plan does not follow (a
+ * job ended, was suspended, resumed, resized or expanded): the entry
+ * points of select_forward.c tell us before they pass the call on.
+ */
+extern void bucket_jobs_changed(void)
 {
 	slurm_mutex_lock(&bucket_lock);
 	state_plan_behind();
 	slurm_mutex_unlock(&bucket_lock);
-}
-
-extern int select_p_job_ready(job_record_t *job_ptr)
-{
-	return (*base.job_ready)(job_ptr);
-}
-
-extern int select_p_job_expand(job_record_t *from_job_ptr,
-			       job_record_t *to_job_ptr)
-{
-	_jobs_changed();
-	return (*base.job_expand)(from_job_ptr, to_job_ptr);
-}
-
-extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
-{
-	_jobs_changed();
-	return (*base.job_resized)(job_ptr, node_ptr);
-}
-
-extern int select_p_job_fini(job_record_t *job_ptr)
-{
-	_jobs_changed();
-	return (*base.job_fini)(job_ptr);
-}
-
-extern int select_p_job_suspend(job_record_t *job_ptr, bool indf_susp)
-{
-	_jobs_changed();
-	return (*base.job_suspend)(job_ptr, indf_susp);
-}
-
-extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
-{
-	_jobs_changed();
-	return (*base.job_resume)(job_ptr, indf_susp);
-}
-
-extern int select_p_select_nodeinfo_set_all(void)
-{
-	return (*base.nodeinfo_set_all)();
-}
-
-extern int select_p_select_nodeinfo_set(job_record_t *job_ptr)
-{
-	return (*base.nodeinfo_set)(job_ptr);
 }
 
 extern int select_p_reconfigure(void)

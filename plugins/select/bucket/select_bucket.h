@@ -14,8 +14,9 @@
  * nodes to the base's job_test, which allocates them; every other job
  * goes to the base unchanged.
  *
- *   select_bucket.c    framework entry points: forward to the base,
- *                      bucket.conf, scontrol show config
+ *   select_bucket.c    the framework entry points we answer ourselves
+ *                      (start, reconfigure, job_test, job_begin),
+ *                      bucket.conf
  *   bucket_base.c      loading the base plugin
  *   select_data.c      node and job data on the wire (the base's, behind
  *                      a header naming the base), select state, steps,
@@ -26,18 +27,29 @@
  *                      (SB_HAVE_SELECT_SINGLE_JOB_TEST) ...
  *   bucket_offers.c    ... or where it offers them node set by node set
  *                      to a base that does not weigh nodes
- *   bucket_convert.c   Slurm types -> common/ types (the only place)
+ *   bucket_convert.c   Slurm types -> common/ types (the only place):
+ *                      nodes, and a job_test() call's facts for the
+ *                      decision (convert_job_facts())
  *   bucket_state.c     the bucket model, derived from slurmctld's own node
  *                      bitmaps and reservations at each decision; the
  *                      plan of running jobs' ends for WILL_RUN
- *   bucket_job_place.c which jobs we place (job_test()): RUN_NOW,
- *                      TEST_ONLY, WILL_RUN
+ *   bucket_job_place.c job_test(): convert, ask the decision
+ *                      (common/time/select_decide.h: which jobs we place,
+ *                      RUN_NOW, TEST_ONLY, WILL_RUN), hand its verdict to
+ *                      the base
+ *
+ * A job through select_p_job_test(): its arguments as one sb_job_test_t
+ * (sb_select.h); under bucket_lock the model brought up to date
+ * (state_sync()) and the call's facts converted once (convert_job_facts());
+ * sb_select_decide() gives the verdict, asking the conversion for what
+ * only a job of ours needs (the nodes it may have, GRES, the plan); the
+ * lock released, the base allocates our nodes or decides itself.
  *
  * What differs between Slurm releases is absorbed by plugins/compat/
  * (sb_slurm.h, sb_select.h: the base's operation table from
- * select_ops.def, job_test()'s trailing arguments;
- * select_ops_optional.c: entry points only some frameworks have), and
- * by the files above named after a trait.
+ * select_ops.def, job_test()'s arguments; select_forward.c: every entry
+ * point that passes the call to the base, generated from
+ * select_ops.def), and by the files above named after a trait.
  *
  * No private ledger: which nodes are free, busy or down is read from
  * slurmctld (avail_node_bitmap, idle_node_bitmap, the powered-down nodes) at
@@ -65,6 +77,7 @@
 #include "node.h"
 #include "place.h"
 #include "policy.h"
+#include "select_decide.h"
 #include "will_run.h"
 
 /*
@@ -175,28 +188,21 @@ extern bool offers_get_info(int dinfo, void *data);
 extern void offers_call_seen(void);
 
 /*
- * The base decides a job we do not place, as slurmctld would have called
- * it without us (replaying slurmctld's node sets for a base that takes
- * them one at a time where we asked for a single call). @shares: the
- * job shares nodes.
+ * The base decides the call @t of a job we do not place, as slurmctld
+ * would have called it without us (replaying slurmctld's node sets for a
+ * base that takes them one at a time where we asked for a single call).
+ * @shares: the job shares nodes.
  */
-extern int offers_base_test(job_record_t *job_ptr, bitstr_t *bitmap,
-			    uint32_t min_nodes, uint32_t max_nodes,
-			    uint32_t req_nodes, uint16_t mode,
-			    list_t *preemptee_candidates,
-			    list_t **preemptee_job_list,
-			    const sb_job_test_extra_t *x, bool shares);
+extern int offers_base_test(const sb_job_test_t *t, bool shares);
 
 /*
  * The nodes to choose among for one of our jobs, when slurmctld offers
  * them node set by node set (over a base that does not weigh nodes,
  * RUN_NOW): every node the job could be offered in this attempt,
- * @bitmap included (a new bitmap, which the caller frees). NULL: choose
- * among @bitmap.
+ * t->bitmap included (a new bitmap, which the caller frees). NULL:
+ * choose among t->bitmap.
  */
-extern bitstr_t *offers_candidates(job_record_t *job_ptr, bitstr_t *bitmap,
-				   uint16_t mode, uint32_t min_nodes,
-				   uint32_t max_nodes, uint32_t req_nodes);
+extern bitstr_t *offers_candidates(const sb_job_test_t *t);
 
 /*
  * The nodes we chose among offers_candidates() are not all in this
@@ -230,29 +236,39 @@ extern int convert_nodes(sb_node_t *nodes, size_t n);
  */
 extern sb_node_state_t convert_node_state(size_t i);
 
-/* Seconds a job may run (SB_TIME_INFINITE when unlimited). */
-extern int64_t convert_time_limit(const job_record_t *job_ptr);
-
-/* CPUs each node must have for @job_ptr (tasks per node x CPUs each). */
-extern uint32_t convert_node_cpus(const job_record_t *job_ptr);
-
-/*
- * A request of one chunk of @count whole nodes for @job_ptr: per-node
- * minimums, time limit, preferred features. Excluded nodes are left to
- * the caller. Returns 0 or -1 (logged).
- */
-extern int convert_request(sb_request_t *r, job_record_t *job_ptr,
-			   uint32_t count);
-
 /* Slurm bitstr_t <-> sb_bitmap_t (same size), a word at a time. */
 extern void convert_bitstr_to_sb(const bitstr_t *b, sb_bitmap_t *out);
 extern void convert_sb_to_bitstr(const sb_bitmap_t *b, bitstr_t *out);
 
-/* The policy a job asked for through the SPANK plugin, or NULL. */
-extern const char *convert_job_policy_name(const job_record_t *job_ptr);
+/*
+ * One job_test() call as the decision sees it (select_decide.h): the
+ * facts, converted once from job_ptr, its details and partition and the
+ * nodes offered, and what the conversion holds for them.
+ */
+typedef struct {
+	sb_select_facts_t f;
+	sb_select_mode_t mode;
+	const sb_job_test_t *t;		/* the call */
+	sb_policy_t job_policy;		/* the job's own, when it chose one */
+	/* made for a job of ours (f.complete), freed by _fini() */
+	sb_bitmap_t *allowed, *offered;
+	bool *unfit;
+	sb_will_run_t *own_plan;
+} bucket_facts_t;
 
-/* The features it prefers (--bucket-prefer, "fast,ssd"), or NULL. */
-extern const char *convert_job_prefer(const job_record_t *job_ptr);
+/*
+ * The facts of the call @t into @bf, under bucket_lock after
+ * state_sync(): size, sharing, per-node minimums, time limit, policy
+ * and preferences (the job's BUCKET_POLICY and BUCKET_PREFER, read
+ * once), backfill's window; what only a job of ours needs (the nodes it
+ * may have, its GRES, the loads, WILL_RUN's plan) on the decision's
+ * demand. O(1) plus the feature list; the demand O(B + N / 64) and the
+ * plan (state_plan()).
+ */
+extern void convert_job_facts(bucket_facts_t *bf, const sb_job_test_t *t);
+
+/* Free what the demand made (under bucket_lock); @bf's facts stay. */
+extern void convert_job_facts_fini(bucket_facts_t *bf);
 
 /* ---- bucket_state.c ---------------------------------------------------- */
 
@@ -345,15 +361,8 @@ extern void state_plan_drop(void);
 
 /* ---- bucket_job_place.c ------------------------------------------------ */
 
-/*
- * select_p_job_test(): @x holds job_test()'s trailing arguments
- * (sb_select.h).
- */
-extern int job_test(job_record_t *job_ptr, bitstr_t *bitmap,
-		    uint32_t min_nodes, uint32_t max_nodes,
-		    uint32_t req_nodes, uint16_t mode,
-		    list_t *preemptee_candidates, list_t **preemptee_job_list,
-		    const sb_job_test_extra_t *x);
+/* select_p_job_test(), the call's arguments in @t (sb_select.h). */
+extern int job_test(const sb_job_test_t *t);
 
 /* ---- select_bucket.c ---------------------------------------------------- */
 
@@ -362,5 +371,11 @@ extern bool bucket_in_ctld(void);
 
 /* The bucket.conf read last, or "(none)"; under bucket_lock. */
 extern const char *bucket_conf_file(void);
+
+/*
+ * The running jobs changed in a way WILL_RUN's kept plan does not follow
+ * (select_forward.c, before the base hears of it): state_plan_behind().
+ */
+extern void bucket_jobs_changed(void);
 
 #endif /* SELECT_BUCKET_H */

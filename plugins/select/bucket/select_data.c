@@ -1,6 +1,9 @@
 /*
- * select_data.c - select/bucket's node and job data, select state and
- * steps, where the select framework has them (select_data.h).
+ * select_data.c - select/bucket's node and job data, where the select
+ * framework has them (select_data.h): what we pack and unpack around
+ * the base's, and our lines in 'scontrol show config'. The other data,
+ * state and step entries pass the call to the base as they are
+ * (plugins/compat/select_forward.c).
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -96,40 +99,6 @@ static int _nodeinfo_unpack(select_nodeinfo_t **ni, buf_t *buffer,
 	return (*base.nodeinfo_unpack)(ni, buffer, protocol_version);
 }
 
-extern int select_p_state_save(char *dir_name)
-{
-	return (*base.state_save)(dir_name);
-}
-
-extern int select_p_state_restore(char *dir_name)
-{
-	return (*base.state_restore)(dir_name);
-}
-
-extern int select_p_job_init(list_t *job_list_arg)
-{
-	return (*base.job_init)(job_list_arg);
-}
-
-extern bitstr_t *select_p_step_pick_nodes(job_record_t *job_ptr,
-					  select_jobinfo_t *jobinfo,
-					  uint32_t node_count,
-					  bitstr_t **avail_nodes)
-{
-	return (*base.step_pick_nodes)(job_ptr, jobinfo, node_count,
-				       avail_nodes);
-}
-
-extern int select_p_step_start(step_record_t *step_ptr)
-{
-	return (*base.step_start)(step_ptr);
-}
-
-extern int select_p_step_finish(step_record_t *step_ptr, bool killing_step)
-{
-	return (*base.step_finish)(step_ptr, killing_step);
-}
-
 extern int select_p_select_nodeinfo_pack(select_nodeinfo_t *nodeinfo,
 					 buf_t *buffer,
 					 uint16_t protocol_version)
@@ -142,69 +111,6 @@ extern int select_p_select_nodeinfo_unpack(select_nodeinfo_t **nodeinfo,
 					   uint16_t protocol_version)
 {
 	return _nodeinfo_unpack(nodeinfo, buffer, protocol_version);
-}
-
-extern select_nodeinfo_t *select_p_select_nodeinfo_alloc(void)
-{
-	if (!base_ready())
-		return NULL;
-	return (*base.nodeinfo_alloc)();
-}
-
-extern int select_p_select_nodeinfo_free(select_nodeinfo_t *nodeinfo)
-{
-	if (!base_ready())
-		return SLURM_ERROR;
-	return (*base.nodeinfo_free)(nodeinfo);
-}
-
-extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
-					enum select_nodedata_type dinfo,
-					enum node_states state, void *data)
-{
-	if (!base_ready())
-		return SLURM_ERROR;
-	return (*base.nodeinfo_get)(nodeinfo, dinfo, state, data);
-}
-
-extern select_jobinfo_t *select_p_select_jobinfo_alloc(void)
-{
-	if (!base_ready())
-		return NULL;
-	return (*base.jobinfo_alloc)();
-}
-
-extern int select_p_select_jobinfo_free(select_jobinfo_t *jobinfo)
-{
-	if (!base_ready())
-		return SLURM_ERROR;
-	return (*base.jobinfo_free)(jobinfo);
-}
-
-extern int select_p_select_jobinfo_set(select_jobinfo_t *jobinfo,
-				       enum select_jobdata_type data_type,
-				       void *data)
-{
-	if (!base_ready())
-		return SLURM_ERROR;
-	return (*base.jobinfo_set)(jobinfo, data_type, data);
-}
-
-extern int select_p_select_jobinfo_get(select_jobinfo_t *jobinfo,
-				       enum select_jobdata_type data_type,
-				       void *data)
-{
-	if (!base_ready())
-		return SLURM_ERROR;
-	return (*base.jobinfo_get)(jobinfo, data_type, data);
-}
-
-extern select_jobinfo_t *select_p_select_jobinfo_copy(
-	select_jobinfo_t *jobinfo)
-{
-	if (!base_ready())
-		return NULL;
-	return (*base.jobinfo_copy)(jobinfo);
 }
 
 static void _add_pair(list_t *l, const char *name, const char *value)
@@ -271,7 +177,6 @@ extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 	_config_pairs(*l);
 	return SLURM_SUCCESS;
 }
-
 
 extern int select_p_select_jobinfo_pack(select_jobinfo_t *jobinfo,
 					buf_t *buffer,

@@ -86,23 +86,19 @@ static _set_t *_node_sets(bitstr_t *bitmap, int *nsets)
 	return sets;
 }
 
-static int _node_sets_run_now(job_record_t *job_ptr, bitstr_t *bitmap,
-			      uint32_t min_nodes, uint32_t max_nodes,
-			      uint32_t req_nodes, uint16_t mode,
-			      list_t *preemptee_candidates,
-			      list_t **preemptee_job_list,
-			      const sb_job_test_extra_t *x, bool shares)
+static int _node_sets_run_now(const sb_job_test_t *t, bool shares)
 {
 	bool accumulate = shares || slurm_preemption_enabled() ||
 		(switch_record_cnt > 1);
 	bitstr_t *avail = NULL, *try = NULL;
 	int nsets = 0, k, rc = EINVAL;
-	_set_t *sets = _node_sets(bitmap, &nsets);
+	_set_t *sets = _node_sets(t->bitmap, &nsets);
+	sb_job_test_t u = *t;
 	uint32_t n;
 
 	if (!nsets)
 		goto done;
-	avail = bit_alloc(bit_size(bitmap));
+	avail = bit_alloc(bit_size(t->bitmap));
 	for (k = 0; k < nsets; k++) {
 		bool last = ((k + 1) == nsets);
 
@@ -112,26 +108,25 @@ static int _node_sets_run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 		    (sets[k].sched_weight == sets[k + 1].sched_weight))
 			continue;
 		n = bit_set_count(avail);
-		if (!last && ((n < min_nodes) || (n < req_nodes)))
+		if (!last && ((n < t->min_nodes) || (n < t->req_nodes)))
 			continue;
 		FREE_NULL_BITMAP(try);
 		try = bit_copy(avail);
-		if (preemptee_job_list)
-			FREE_NULL_LIST(*preemptee_job_list);
+		if (t->preemptee_job_list)
+			FREE_NULL_LIST(*t->preemptee_job_list);
 		/* only preempt once every node is considered */
-		rc = sb_base_job_test(job_ptr, try, min_nodes, max_nodes,
-				      req_nodes, mode,
-				      last ? preemptee_candidates : NULL,
-				      preemptee_job_list, x);
+		u.bitmap = try;
+		u.preemptee_candidates = last ? t->preemptee_candidates : NULL;
+		rc = sb_base_job_test(&u);
 		if (rc == SLURM_SUCCESS) {
 			/* too many: slurmctld ends the tries there */
-			if ((uint32_t) bit_set_count(try) > max_nodes)
+			if ((uint32_t) bit_set_count(try) > t->max_nodes)
 				rc = EINVAL;
 			break;
 		}
 	}
 	if (rc == SLURM_SUCCESS)
-		bit_copybits(bitmap, try);
+		bit_copybits(t->bitmap, try);
 done:
 	for (k = 0; k < nsets; k++)
 		FREE_NULL_BITMAP(sets[k].nodes);
@@ -163,27 +158,15 @@ extern void offers_call_seen(void)
 {
 }
 
-extern int offers_base_test(job_record_t *job_ptr, bitstr_t *bitmap,
-			    uint32_t min_nodes, uint32_t max_nodes,
-			    uint32_t req_nodes, uint16_t mode,
-			    list_t *preemptee_candidates,
-			    list_t **preemptee_job_list,
-			    const sb_job_test_extra_t *x, bool shares)
+extern int offers_base_test(const sb_job_test_t *t, bool shares)
 {
-	if (SELECT_IS_MODE_RUN_NOW(mode) && !g_single)
-		return _node_sets_run_now(job_ptr, bitmap, min_nodes,
-					  max_nodes, req_nodes, mode,
-					  preemptee_candidates,
-					  preemptee_job_list, x, shares);
-	return sb_base_job_test(job_ptr, bitmap, min_nodes, max_nodes,
-				req_nodes, mode, preemptee_candidates,
-				preemptee_job_list, x);
+	if (SELECT_IS_MODE_RUN_NOW(t->mode) && !g_single)
+		return _node_sets_run_now(t, shares);
+	return sb_base_job_test(t);
 }
 
 /* Every node comes in one call: nothing to add, nothing to wait for. */
-extern bitstr_t *offers_candidates(job_record_t *job_ptr, bitstr_t *bitmap,
-				   uint16_t mode, uint32_t min_nodes,
-				   uint32_t max_nodes, uint32_t req_nodes)
+extern bitstr_t *offers_candidates(const sb_job_test_t *t)
 {
 	return NULL;
 }
