@@ -92,6 +92,23 @@ static int _check_conf_nodes(const sb_bucket_conf_t *c)
 	return SLURM_SUCCESS;
 }
 
+/* Every partition bucket.conf names must exist in slurm.conf. */
+static int _check_conf_parts(const sb_bucket_conf_t *c)
+{
+	size_t i, n = sb_bucket_conf_part_count(c);
+
+	for (i = 0; i < n; i++) {
+		const sb_bucket_conf_part_t *bp = sb_bucket_conf_part_at(c, i);
+
+		if (!find_part_record((char *) bp->name)) {
+			error(BUCKET_PFX "%s:%zu: PartitionName=%s: no such partition in slurm.conf",
+			      conf_path, bp->line, bp->name);
+			return SLURM_ERROR;
+		}
+	}
+	return SLURM_SUCCESS;
+}
+
 /*
  * The base is loaded once, at start: a BaseSelectType that names another
  * one takes a restart of every daemon, as a SelectType change does.
@@ -119,6 +136,7 @@ static void _reload_conf(void)
 	sb_bucket_conf_t *c = _load_conf();
 
 	if (c && ((_check_conf_nodes(c) != SLURM_SUCCESS) ||
+		  (_check_conf_parts(c) != SLURM_SUCCESS) ||
 		  (_check_conf_base(c) != SLURM_SUCCESS))) {
 		sb_bucket_conf_free(c);
 		c = NULL;

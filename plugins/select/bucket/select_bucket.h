@@ -260,7 +260,9 @@ typedef struct {
  * The facts of the call @t into @bf, under bucket_lock after
  * state_sync(): size, sharing, per-node minimums, time limit, policy
  * and preferences (the job's BUCKET_POLICY and BUCKET_PREFER, read
- * once), backfill's window; what only a job of ours needs (the nodes it
+ * once, bounded, and taken only where bucket.conf lets the jobs of its
+ * partition choose them; a choice ignored is said once per job),
+ * backfill's window; what only a job of ours needs (the nodes it
  * may have, its GRES, the loads, WILL_RUN's plan) on the decision's
  * demand. O(1) plus the feature list; the demand O(B + N / 64) and the
  * plan (state_plan()).
@@ -269,6 +271,15 @@ extern void convert_job_facts(bucket_facts_t *bf, const sb_job_test_t *t);
 
 /* Free what the demand made (under bucket_lock); @bf's facts stay. */
 extern void convert_job_facts_fini(bucket_facts_t *bf);
+
+/*
+ * The decision could not read @job_ptr's BUCKET_PREFER=@prefer (the
+ * verdict's prefer_err, @err): say so, at info level once per job (as
+ * for a choice its partition does not allow), under DebugFlags=SelectType
+ * at every pass. Under bucket_lock.
+ */
+extern void convert_prefer_ignored(const job_record_t *job_ptr,
+				   const char *prefer, int err);
 
 /* ---- bucket_state.c ---------------------------------------------------- */
 
