@@ -6,9 +6,11 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * A node's signature (CPUs layout, RealMemory, TmpDisk, features, gres,
- * Weight, partitions) comes from its configuration; its speed from
- * bucket.conf; its state from slurmctld's node bitmaps at the moment of
- * the decision. Features and node counts of a job are not converted:
+ * Weight, partitions) comes from its configuration (Weight from its
+ * config record, which 'scontrol update NodeName=... Weight=' changes and
+ * slurmctld's own node sets read: node_record_t's weight keeps
+ * slurm.conf's); its speed from bucket.conf; its state from slurmctld's
+ * node bitmaps at the moment of the decision. Features and node counts of a job are not converted:
  * slurmctld has already cut the bitmap it passes to the nodes with the
  * job's features (and calls once per "[a*2&b*4]" count), so the request
  * is one chunk of whole nodes with the job's per-node minimums.
@@ -110,7 +112,7 @@ extern int convert_node(sb_node_t *nd, size_t i, node_record_t *node_ptr,
 	nd->threads = node_ptr->threads ? node_ptr->threads : 1;
 	nd->real_memory = cfg ? cfg->real_memory : node_ptr->real_memory;
 	nd->tmp_disk = cfg ? cfg->tmp_disk : node_ptr->tmp_disk;
-	nd->weight = node_ptr->weight;
+	nd->weight = cfg ? cfg->weight : node_ptr->weight;
 	_add_features(nd, node_ptr->features);
 	_add_gres(nd, node_ptr->gres ? node_ptr->gres :
 		  (cfg ? cfg->gres : NULL));
@@ -129,6 +131,45 @@ extern int convert_node(sb_node_t *nd, size_t i, node_record_t *node_ptr,
 fail:
 	error(BUCKET_PFX "cannot describe node %zu: %m", i);
 	return -1;
+}
+
+/* FNV-1a over @len bytes of @p, from @h. */
+static uint64_t _fnv(uint64_t h, const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	while (len--)
+		h = (h ^ *b++) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+static uint64_t _fnv_str(uint64_t h, const char *s)
+{
+	/* the NUL too: "a" then "" differs from "" then "a" */
+	return s ? _fnv(h, s, strlen(s) + 1) : _fnv(h, "", 1);
+}
+
+extern uint64_t convert_config_sum(void)
+{
+	config_record_t *cfg;
+	list_itr_t *itr;
+	uint64_t sum = 0, h;
+
+	if (!config_list)
+		return 0;
+	itr = list_iterator_create(config_list);
+	while ((cfg = list_next(itr))) {
+		h = _fnv(UINT64_C(0xcbf29ce484222325), &cfg, sizeof(cfg));
+		h = _fnv(h, &cfg->weight, sizeof(cfg->weight));
+		h = _fnv(h, &cfg->cpus, sizeof(cfg->cpus));
+		h = _fnv(h, &cfg->real_memory, sizeof(cfg->real_memory));
+		h = _fnv(h, &cfg->tmp_disk, sizeof(cfg->tmp_disk));
+		h = _fnv_str(h, cfg->feature);
+		h = _fnv_str(h, cfg->gres);
+		sum += h;	/* the list's order is no change */
+	}
+	list_iterator_destroy(itr);
+	return sum;
 }
 
 extern int convert_nodes(sb_node_t *nodes, size_t n)
