@@ -393,7 +393,7 @@ extern void convert_prefer_ignored(const job_record_t *job_ptr,
 		snprintf(why, sizeof(why), "more than %d features",
 			 SB_MAX_PREFER);
 	else if (err == EINVAL)
-		snprintf(why, sizeof(why), "not a feature list (names of letters, digits and '_', '.', '-' joined by ',')");
+		snprintf(why, sizeof(why), "not a feature list (names of letters, digits and _-.:/+@ joined by ',')");
 	else
 		snprintf(why, sizeof(why), "%s", slurm_strerror(err));
 	_choice_ignored(job_ptr, CHOICE_PREFER, prefer, why);
