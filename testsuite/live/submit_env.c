@@ -18,7 +18,8 @@
  * with the calling environment. Prints the job id; exit status 0, or 1
  * with Slurm's error on stderr.
  *
- * Public API only (slurm/slurm.h), linked with libslurmfull as Slurm's
+ * Public API only (slurm/slurm.h, through plugins/compat/sb_slurm_api.h
+ * for what differs between Slurm series), linked with libslurmfull as Slurm's
  * own commands and slurmrestd are: the public libslurm.so exports only
  * slurm_* names, which select/bucket (built against Slurm's internal
  * headers) does not restrict itself to, so a client of it cannot load the
@@ -30,8 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <slurm/slurm.h>
-#include <slurm/slurm_errno.h>
+#include "sb_slurm_api.h"
 
 extern char **environ;
 
@@ -124,7 +124,7 @@ int main(int argc, char **argv)
 		free(script);
 		return 1;
 	}
-	printf("%u\n", resp->job_id);
+	printf("%u\n", SB_SUBMIT_JOB_ID(resp));
 	slurm_free_submit_response_response_msg(resp);
 	free(script);
 	slurm_fini();
