@@ -461,8 +461,9 @@ static sb_json_t *_value(sb_json_reader_t *r, int depth, bool build)
 				_take(r);
 				break;
 			}
-			if (!first && _expect(r, ',', obj ? "expected ',' or "
-					      "'}'" : "expected ',' or ']'") < 0)
+			if (!first && _expect(r, ',', obj ?
+					      "expected ',' or '}'" :
+					      "expected ',' or ']'") < 0)
 				goto fail;
 			first = false;
 			key = NULL;

@@ -36,14 +36,14 @@
 typedef struct {
 	sb_qp_dep_kind_t kind;
 	const char *type;		/* "afterok", ..., "singleton" */
-	const sbw_job_t *on;		/* the job, NULL: not in the queue */
+	const sbc_job_t *on;		/* the job, NULL: not in the queue */
 	int64_t at;			/* when met (see queue_plan.h) */
 	int64_t delay;			/* after:N+MINUTES, in seconds */
 } sbf_dep_t;
 
 /* One pending job, planned. */
 typedef struct {
-	sbw_job_t *job;
+	sbc_job_t *job;
 	bool planned;			/* in the queue plan */
 	char no_start[256];		/* why no start, "" when it has one */
 	sb_qp_job_t qj;
@@ -110,6 +110,6 @@ int sbf_plan_with(sbf_plan_t *p, sbf_plan_t *from, const int64_t *run_end,
 void sbf_plan_fini(sbf_plan_t *p);
 
 /* The pending job of @p that is @j, or NULL. O(jobs). */
-const sbf_job_t *sbf_plan_job(const sbf_plan_t *p, const sbw_job_t *j);
+const sbf_job_t *sbf_plan_job(const sbf_plan_t *p, const sbc_job_t *j);
 
 #endif /* SBUCKET_FORECAST_PLAN_H */

@@ -37,7 +37,7 @@
 #include <stdint.h>
 
 #include "limit_plan.h"
-#include "sbucket_why_live.h"
+#include "sbucket_cluster.h"
 
 /* What a job's Reason says about its limits. */
 typedef enum {
@@ -49,8 +49,8 @@ typedef enum {
 sbw_reason_kind_t sbw_limits_reason_kind(const char *reason);
 
 /* "Backfill's order": is @a before @b? (sbucket_why.c's). */
-typedef int (*sbw_before_fn)(const sbw_live_t *lv, const sbw_job_t *a,
-			     const sbw_job_t *b);
+typedef int (*sbw_before_fn)(const sbc_cluster_t *lv, const sbc_job_t *a,
+			     const sbc_job_t *b);
 
 typedef struct sbw_limits sbw_limits_t;
 
@@ -61,9 +61,9 @@ typedef struct sbw_limits sbw_limits_t;
  * printing one error line (a command failing, output not understood, no
  * memory).
  */
-sbw_limits_t *sbw_limits_explain(sbw_live_t *lv, sbw_job_t *j,
+sbw_limits_t *sbw_limits_explain(sbc_cluster_t *lv, sbc_job_t *j,
 				 sbw_before_fn before,
-				 bool (*plannable)(const sbw_job_t *));
+				 bool (*plannable)(const sbc_job_t *));
 
 /* Free; NULL is fine. */
 void sbw_limits_free(sbw_limits_t *ls);
@@ -90,8 +90,8 @@ void sbw_limits_print_json(const sbw_limits_t *ls);
  * their units. Returns them, or NULL after printing one error line.
  * O(jobs x limits of a job).
  */
-sbw_limits_t *sbw_limits_queue(sbw_live_t *lv,
-			       bool (*want)(const sbw_job_t *));
+sbw_limits_t *sbw_limits_queue(sbc_cluster_t *lv,
+			       bool (*want)(const sbc_job_t *));
 
 /* How many limits. */
 size_t sbw_limits_count(const sbw_limits_t *ls);
@@ -100,7 +100,7 @@ size_t sbw_limits_count(const sbw_limits_t *ls);
  * Job @j's units of each limit into @need[0..count] (zeroed first).
  * Returns 1 when it needs some, 0 when none, -1 after one error line.
  */
-int sbw_limits_need(sbw_limits_t *ls, const sbw_job_t *j, int64_t *need);
+int sbw_limits_need(sbw_limits_t *ls, const sbc_job_t *j, int64_t *need);
 
 /*
  * A limit plan (limit_plan.h) of the limits from lv->now, the running
@@ -114,7 +114,7 @@ sb_limit_plan_t *sbw_limits_plan(sbw_limits_t *ls);
  * limit holds them for ever): the likely plan's. @end NULL: their own.
  */
 sb_limit_plan_t *sbw_limits_plan_ends(sbw_limits_t *ls,
-				      int64_t (*end)(const sbw_job_t *,
+				      int64_t (*end)(const sbc_job_t *,
 						     void *), void *arg);
 
 /* Limit @k as the output names it ("licence lic", "QOS lim4 GrpTRES
@@ -124,6 +124,6 @@ const char *sbw_limits_what(const sbw_limits_t *ls, size_t k);
 /* The running jobs holding limit @k: up to @max into @jobs; how many
  * there are. */
 size_t sbw_limits_holders(const sbw_limits_t *ls, size_t k,
-			  const sbw_job_t **jobs, size_t max);
+			  const sbc_job_t **jobs, size_t max);
 
 #endif /* SBUCKET_WHY_LIMITS_H */

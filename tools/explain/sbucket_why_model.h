@@ -17,14 +17,14 @@
 #include "cluster_model.h"
 #include "place.h"
 #include "policy.h"
-#include "sbucket_why_live.h"
+#include "sbucket_cluster.h"
 
 typedef struct {
-	sbw_live_t lv;
+	sbc_cluster_t lv;
 	sb_bucket_set_t *set;
 	sb_model_job_t *run;		/* running and suspended jobs */
 	size_t nrun;
-	const sbw_job_t **run_of;	/* the sbw_job_t of run[i] */
+	const sbc_job_t **run_of;	/* the sbc_job_t of run[i] */
 	sb_model_resv_t *resv;
 	int64_t *until;
 	sb_bitmap_t *reserved;		/* active reservations, not j's */
@@ -35,7 +35,7 @@ typedef struct {
 void sbw_model_fini(sbw_model_t *m);
 
 /*
- * From m->lv (read by sbw_live_read()): the buckets with future
+ * From m->lv (read by sbc_read()): the buckets with future
  * reservations as windows, the running jobs and their nodes' ends. 0, or
  * -1 after printing one error line. O(J N / 64 + R N / 64 + buckets).
  */
@@ -43,36 +43,36 @@ int sbw_model_build(sbw_model_t *m);
 
 /* m->reserved: the nodes of reservations active now that @j does not
  * run in. 0, or -1 after printing one error line. O(R N / 64). */
-int sbw_model_reserved(sbw_model_t *m, const sbw_job_t *j);
+int sbw_model_reserved(sbw_model_t *m, const sbc_job_t *j);
 
 /*
  * Why select/bucket's base places @j (a reason of base_reason.h), or NULL
  * when select/bucket does; @will_run: in a WILL_RUN (backfill) call.
  * O(R + running jobs).
  */
-const char *sbw_base_reason(const sbw_model_t *m, const sbw_job_t *j,
+const char *sbw_base_reason(const sbw_model_t *m, const sbc_job_t *j,
 			    bool will_run);
 
 /* Backfill's order (job_scheduler.c sort_job_queue2()): jobs in a
  * reservation, PriorityTier, priority, then job id. Is @a before @b? */
-int sbw_before(const sbw_live_t *lv, const sbw_job_t *a, const sbw_job_t *b);
+int sbw_before(const sbc_cluster_t *lv, const sbc_job_t *a, const sbc_job_t *b);
 
 /* Does backfill plan this pending job (not held, not waiting for a
  * dependency, a begin time or a partition)? */
-bool sbw_plannable(const sbw_job_t *j);
+bool sbw_plannable(const sbc_job_t *j);
 
 /* Does backfill skip @j for its limits (or its licences without
  * bf_licenses), so that it reserves no nodes in backfill's plan? */
-bool sbw_held_by_limit(const sbw_live_t *lv, const sbw_job_t *j);
+bool sbw_held_by_limit(const sbc_cluster_t *lv, const sbc_job_t *j);
 
 /* The nodes @j may use: its reservation's, or all (NULL). */
-const sb_bitmap_t *sbw_allowed(const sbw_model_t *m, const sbw_job_t *j);
+const sb_bitmap_t *sbw_allowed(const sbw_model_t *m, const sbc_job_t *j);
 
 /* The union of a placement's chunks (@n bits), or NULL on ENOMEM. */
 sb_bitmap_t *sbw_union(const sb_placement_t *pl, size_t n);
 
 /* The names of @b as a sorted hostlist, to free(); NULL on ENOMEM. */
-char *sbw_hostlist(const sbw_live_t *lv, const sb_bitmap_t *b);
+char *sbw_hostlist(const sbc_cluster_t *lv, const sb_bitmap_t *b);
 
 /*
  * Where backfill shows a start @start of @j on @nodes: when a reservation
@@ -81,7 +81,7 @@ char *sbw_hostlist(const sbw_live_t *lv, const sb_bitmap_t *b);
  * plus one second), so the start shows there; that reservation's name
  * into *@resv (when not NULL). Otherwise @start. O(R N / 64).
  */
-int64_t sbw_backfill_step(const sbw_live_t *lv, const sbw_job_t *j,
+int64_t sbw_backfill_step(const sbc_cluster_t *lv, const sbc_job_t *j,
 			  int64_t start, const sb_bitmap_t *nodes,
 			  const char **resv);
 

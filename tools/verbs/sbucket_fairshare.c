@@ -25,7 +25,7 @@
 #include "fairshare_level.h"
 #include "sbucket.h"
 #include "sbucket_fairshare_explain.h"
-#include "sbucket_fairshare_live.h"
+#include "sbucket_cluster_fairshare.h"
 #include "shown.h"
 
 #define PROG "sbucket"
@@ -121,7 +121,7 @@ static int _live_params(struct opts *o)
 	int alg, levels;
 	long damp;
 
-	if (sbucket_fairshare_live_params(&alg, &levels, &damp) < 0)
+	if (sbc_fairshare_params(&alg, &levels, &damp) < 0)
 		return -1;
 	switch (alg) {
 	case SB_FS_LEVEL_BASED:
@@ -491,7 +491,7 @@ static int _read_tree(sb_assoc_tree_t *t, struct input *in)
 	int line = 0, rc = 0;
 
 	if (!strcmp(in->file, SBUCKET_LIVE_FILE)) {
-		if (!(f = sbucket_fairshare_live_open()))
+		if (!(f = sbc_fairshare_open()))
 			return -1;
 		in->file = "<live tree>";
 	} else if (!strcmp(in->file, "-")) {

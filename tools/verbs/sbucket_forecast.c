@@ -202,7 +202,7 @@ static void _waits(const sbf_plan_t *p, _index_t *x, const sbf_job_t *f,
 		   _waits_t *w)
 {
 	const sbw_model_t *m = p->m;
-	const sbw_live_t *lv = &m->lv;
+	const sbc_cluster_t *lv = &m->lv;
 	const sb_qp_result_t *r = &f->r;
 	size_t i, k, n0;
 	int64_t nd;
@@ -281,7 +281,7 @@ static void _waits(const sbf_plan_t *p, _index_t *x, const sbf_job_t *f,
 	}
 	/* reservations on its nodes that end by its start */
 	for (i = 0; i < lv->nresv; i++) {
-		const sbw_resv_t *rv = &lv->resv[i];
+		const sbc_resv_t *rv = &lv->resv[i];
 
 		if ((int) i == f->job->resv || rv->end <= lv->now ||
 		    rv->end > r->start ||
@@ -315,7 +315,7 @@ static void _jiso(int64_t t)
 	fputs(buf, stdout);
 }
 
-static void _jnodes(const sbw_live_t *lv, const sb_bitmap_t *b)
+static void _jnodes(const sbc_cluster_t *lv, const sb_bitmap_t *b)
 {
 	char *hl = b ? sbw_hostlist(lv, b) : NULL;
 
@@ -325,7 +325,7 @@ static void _jnodes(const sbw_live_t *lv, const sb_bitmap_t *b)
 
 static void _holders(const sbf_plan_t *p, size_t k, bool json)
 {
-	const sbw_job_t *h[MAX_WAITS];
+	const sbc_job_t *h[MAX_WAITS];
 	size_t n = sbw_limits_holders(p->lim, k, h, MAX_WAITS), i;
 
 	if (json) {
@@ -357,7 +357,7 @@ static const char *const _wnames[] = {
 
 static void _json_waits(const sbf_plan_t *p, const _waits_t *w)
 {
-	const sbw_live_t *lv = &p->m->lv;
+	const sbc_cluster_t *lv = &p->m->lv;
 	size_t i;
 
 	putchar('[');
@@ -408,7 +408,7 @@ static void _json_waits(const sbf_plan_t *p, const _waits_t *w)
 static void _text_waits(const sbf_plan_t *p, const sbf_job_t *f,
 			const _waits_t *w)
 {
-	const sbw_live_t *lv = &p->m->lv;
+	const sbc_cluster_t *lv = &p->m->lv;
 	char t[32];
 	size_t i;
 
@@ -507,8 +507,8 @@ typedef struct {
 static bool _shown(const sbf_plan_t *p, const sbf_job_t *f,
 		   const _filter_t *flt)
 {
-	const sbw_job_t *j = f->job;
-	const sbw_live_t *lv = &p->m->lv;
+	const sbc_job_t *j = f->job;
+	const sbc_cluster_t *lv = &p->m->lv;
 
 	if (flt->user && (!j->user || strcmp(j->user, flt->user)))
 		return false;
@@ -540,7 +540,7 @@ static int _by_start(const void *pa, const void *pb)
 static void _print(const sbf_plan_t *p, const sbf_likely_t *l,
 		   const _filter_t *flt, bool json)
 {
-	const sbw_live_t *lv = &p->m->lv;
+	const sbc_cluster_t *lv = &p->m->lv;
 	const sbf_job_t **v = calloc(p->njobs + 1, sizeof(*v));
 	size_t i, n = 0;
 	_waits_t *w = malloc(sizeof(*w));
@@ -574,7 +574,7 @@ static void _print(const sbf_plan_t *p, const sbf_likely_t *l,
 	for (i = 0; i < n; i++) {
 		const sbf_job_t *f = v[i];
 		const sbf_job_t *lf = sbf_likely_job(l, p, f);
-		const sbw_job_t *j = f->job;
+		const sbc_job_t *j = f->job;
 		bool has = f->planned && !f->r.never;
 		bool lhas = lf && lf->planned && !lf->r.never;
 		char basis[200], t4[32];
@@ -616,7 +616,7 @@ static void _print(const sbf_plan_t *p, const sbf_likely_t *l,
 			printf(",\"waits_for\":");
 			_json_waits(p, w);
 			printf(",\"reason\":");
-			sbw_jstr(sb_record_get(j->rec, "Reason"));
+			sbw_jstr(j->reason);
 			printf(",\"no_start\":");
 			sbw_jstr(has ? NULL : why);
 			printf(",\"squeue_start\":");
@@ -657,7 +657,7 @@ static void _print(const sbf_plan_t *p, const sbf_likely_t *l,
 /* ---- the chart ----------------------------------------------------------- */
 
 /* Add a job on @nodes over [@s, @e) to @c; 0 or -1 (errno). */
-static int _chart_job(sb_chart_t *c, const sbw_live_t *lv, const char *id,
+static int _chart_job(sb_chart_t *c, const sbc_cluster_t *lv, const char *id,
 		      const char *user, const sb_bitmap_t *nodes, int64_t s,
 		      int64_t e, const char **names)
 {
@@ -681,7 +681,7 @@ static int _chart_job(sb_chart_t *c, const sbw_live_t *lv, const char *id,
 static int _chart(const sbf_plan_t *p, const _filter_t *flt,
 		  const char *file)
 {
-	const sbw_live_t *lv = &p->m->lv;
+	const sbc_cluster_t *lv = &p->m->lv;
 	const char **names = calloc(lv->cl.n + 1, sizeof(*names));
 	sb_chart_opts_t o = { 0 };
 	sb_chart_t *c = sb_chart_create();
@@ -696,8 +696,8 @@ static int _chart(const sbf_plan_t *p, const _filter_t *flt,
 		if (sb_chart_add_node(c, lv->cl.nodes[i].name) < 0)
 			goto oom;
 	for (i = 0; i < lv->njobs; i++) {
-		const sbw_job_t *j = &lv->jobs[i];
-		int64_t e = j->state == SBW_SUSPENDED || j->end < 0 ?
+		const sbc_job_t *j = &lv->jobs[i];
+		int64_t e = j->state == SBC_SUSPENDED || j->end < 0 ?
 			SB_TIME_INFINITE : j->end;
 
 		if (j->nodes && _chart_job(c, lv, j->id, j->user, j->nodes,

@@ -32,12 +32,12 @@
 #include "sb_time.h"
 #include "shown.h"
 #include "sbucket.h"
-#include "sbucket_fairshare_live.h"
+#include "sbucket_fairshare_explain.h"
 #include "sbucket_forecast_likely.h"
 #include "sbucket_forecast_plan.h"
 #include "sbucket_why_fmt.h"
 #include "sbucket_why_limits.h"
-#include "sbucket_why_live.h"
+#include "sbucket_cluster.h"
 #include "sbucket_why_model.h"
 #include "why.h"
 #include "will_run.h"
@@ -83,7 +83,7 @@ static int _oom(void)
 }
 
 typedef struct {
-	const sbw_job_t *job;
+	const sbc_job_t *job;
 	int64_t start, end;
 	sb_bitmap_t *nodes;		/* union of its chunks */
 } _planned_t;
@@ -190,7 +190,7 @@ static void _needs_text(const sb_request_t *r, char *out, size_t len)
 
 typedef struct {
 	sbw_model_t *m;
-	sbw_job_t *j;
+	sbc_job_t *j;
 	bool json;
 	const char *base;		/* base reason, NULL: ours */
 	const char *base_now;		/* the same outside WILL_RUN */
@@ -263,7 +263,7 @@ static int _census(_expl_t *e)
 static int _plan(_expl_t *e)
 {
 	sbw_model_t *m = e->m;
-	sbw_live_t *lv = &m->lv;
+	sbc_cluster_t *lv = &m->lv;
 	sb_will_run_t *w = NULL;
 	sb_will_run_result_t res;
 	const sbf_job_t *f;
@@ -388,8 +388,8 @@ static int _waits(_expl_t *e, const sb_bitmap_t *nodes)
 /* Does reservation @k stand in the way of the job over [now, until)? */
 static bool _resv_in_way(const _expl_t *e, size_t k, int64_t until)
 {
-	const sbw_live_t *lv = &e->m->lv;
-	const sbw_resv_t *r = &lv->resv[k];
+	const sbc_cluster_t *lv = &e->m->lv;
+	const sbc_resv_t *r = &lv->resv[k];
 
 	return (int) k != e->j->resv && r->end > lv->now && r->start < until &&
 		sb_bitmap_intersects(r->nodes, e->matching) == 1;
@@ -397,30 +397,30 @@ static bool _resv_in_way(const _expl_t *e, size_t k, int64_t until)
 
 /* ---- priority (priority/bucket) ------------------------------------------ */
 
-static const char *const _factor_names[SBW_NFACTORS] = {
+static const char *const _factor_names[SBC_NFACTORS] = {
 	"priority", "age", "fair share", "job size", "partition", "QOS"
 };
 
 /* The same, as JSON keys. */
-static const char *const _factor_keys[SBW_NFACTORS] = {
+static const char *const _factor_keys[SBC_NFACTORS] = {
 	"priority", "age", "fair_share", "job_size", "partition", "qos"
 };
 
 static bool _priority_bucket(const sbw_model_t *m)
 {
-	return m->lv.priority_type &&
-		!strcmp(m->lv.priority_type, "priority/bucket");
+	return m->lv.cfg.priority_type &&
+		!strcmp(m->lv.cfg.priority_type, "priority/bucket");
 }
 
 /*
  * What puts @a before @j in backfill's order: a reservation, the
  * partition's PriorityTier, the priority factor that adds the most to
- * the difference (SBW_FAIRSHARE etc., in *factor), or the job id.
+ * the difference (SBC_FAIRSHARE etc., in *factor), or the job id.
  */
-static const char *_ahead_why(const sbw_model_t *m, const sbw_job_t *a,
-			      const sbw_job_t *j, int *factor)
+static const char *_ahead_why(const sbw_model_t *m, const sbc_job_t *a,
+			      const sbc_job_t *j, int *factor)
 {
-	const sbw_live_t *lv = &m->lv;
+	const sbc_cluster_t *lv = &m->lv;
 	int64_t best = 0;
 	int k;
 
@@ -433,7 +433,7 @@ static const char *_ahead_why(const sbw_model_t *m, const sbw_job_t *a,
 	if (a->priority == j->priority)
 		return "the same priority, submitted earlier";
 	if (a->have_factors && j->have_factors)
-		for (k = SBW_AGE; k < SBW_NFACTORS; k++)
+		for (k = SBC_AGE; k < SBC_NFACTORS; k++)
 			if (a->factors[k] - j->factors[k] > best) {
 				best = a->factors[k] - j->factors[k];
 				*factor = k;
@@ -442,14 +442,14 @@ static const char *_ahead_why(const sbw_model_t *m, const sbw_job_t *a,
 }
 
 /* Pending jobs before @j in backfill's order, into @v; their number. */
-static size_t _ahead(const sbw_model_t *m, const sbw_job_t *j,
-		     const sbw_job_t **v)
+static size_t _ahead(const sbw_model_t *m, const sbc_job_t *j,
+		     const sbc_job_t **v)
 {
-	const sbw_live_t *lv = &m->lv;
+	const sbc_cluster_t *lv = &m->lv;
 	size_t i, k, n = 0;
 
 	for (i = 0; i < lv->njobs; i++) {
-		const sbw_job_t *o = &lv->jobs[i];
+		const sbc_job_t *o = &lv->jobs[i];
 
 		if (o == j || !sbw_plannable(o) || !sbw_before(lv, o, j))
 			continue;
@@ -463,14 +463,14 @@ static size_t _ahead(const sbw_model_t *m, const sbw_job_t *j,
 static void _print_priority_text(const _expl_t *e)
 {
 	const sbw_model_t *m = e->m;
-	const sbw_job_t *j = e->j, **v, *fs = NULL;
+	const sbc_job_t *j = e->j, **v, *fs = NULL;
 	char pair[600];
 	size_t n, i;
 	int k, f;
 
 	if (j->have_factors) {
-		printf("Priority:   %" PRId64, j->factors[SBW_PRIO]);
-		for (k = SBW_AGE, f = 0; k < SBW_NFACTORS; k++)
+		printf("Priority:   %" PRId64, j->factors[SBC_PRIO]);
+		for (k = SBC_AGE, f = 0; k < SBC_NFACTORS; k++)
 			if (j->factors[k])
 				printf(" %s %s %" PRId64, f++ ? "+" : "=",
 				       _factor_names[k], j->factors[k]);
@@ -495,7 +495,7 @@ static void _print_priority_text(const _expl_t *e)
 			       v[i]->factors[f] - j->factors[f]);
 		else
 			printf("%s\n", why);
-		if (f == SBW_FAIRSHARE && !fs && strcmp(v[i]->user, j->user))
+		if (f == SBC_FAIRSHARE && !fs && strcmp(v[i]->user, j->user))
 			fs = v[i];
 	}
 	free(v);
@@ -515,7 +515,7 @@ static void _print_priority_text(const _expl_t *e)
 static void _json_priority(const _expl_t *e, int *first)
 {
 	const sbw_model_t *m = e->m;
-	const sbw_job_t *j = e->j, **v;
+	const sbc_job_t *j = e->j, **v;
 	size_t n, i;
 	int k, f;
 
@@ -524,7 +524,7 @@ static void _json_priority(const _expl_t *e, int *first)
 		fputs("null", stdout);
 	} else {
 		putchar('{');
-		for (k = 0; k < SBW_NFACTORS; k++) {
+		for (k = 0; k < SBC_NFACTORS; k++) {
 			printf("%s", k ? "," : "");
 			sbw_jstr(_factor_keys[k]);
 			printf(":%" PRId64, j->factors[k]);
@@ -558,7 +558,7 @@ static void _json_priority(const _expl_t *e, int *first)
 
 static void _print_census_text(const _expl_t *e)
 {
-	const sbw_live_t *lv = &e->m->lv;
+	const sbc_cluster_t *lv = &e->m->lv;
 	char sig[256], *hl[64];
 	size_t i, wn = 5, ws = 0, nb = e->ncensus < 64 ? e->ncensus : 64;
 
@@ -591,8 +591,8 @@ static void _print_census_text(const _expl_t *e)
 
 static void _print_head(const _expl_t *e, const char *what)
 {
-	const sbw_job_t *j = e->j;
-	const sbw_live_t *lv = &e->m->lv;
+	const sbc_job_t *j = e->j;
+	const sbc_cluster_t *lv = &e->m->lv;
 
 	printf("Job %s (user %s, partition %s, priority %" PRIu32 ") %s\n",
 	       j->id, j->user, j->part >= 0 ? lv->parts[j->part].name : "?",
@@ -605,11 +605,11 @@ static void _print_placed_by(const _expl_t *e)
 		printf("Placed by:  select/bucket, policy %s, when it starts; "
 		       "its planned start is %s's: %s\n",
 		       sb_policy_name(e->m->policy->kind),
-		       e->m->lv.base ? e->m->lv.base : "the base",
+		       e->m->lv.cfg.base ? e->m->lv.cfg.base : "the base",
 		       sb_base_reason_text(e->base));
 	else if (e->base)
 		printf("Placed by:  %s, select/bucket's base: %s\n",
-		       e->m->lv.base ? e->m->lv.base : "the base",
+		       e->m->lv.cfg.base ? e->m->lv.cfg.base : "the base",
 		       sb_base_reason_text(e->base));
 	else
 		printf("Placed by:  select/bucket, policy %s, %s\n",
@@ -621,7 +621,7 @@ static void _print_placed_by(const _expl_t *e)
 /* The matching nodes that are down: what keeps a job from ever running. */
 static void _print_down(const _expl_t *e)
 {
-	const sbw_live_t *lv = &e->m->lv;
+	const sbc_cluster_t *lv = &e->m->lv;
 	sb_bitmap_t *down = sb_bitmap_alloc(lv->cl.n);
 	char *hl;
 	int64_t i;
@@ -643,13 +643,13 @@ static void _print_down(const _expl_t *e)
 static void _print_pending_text(const _expl_t *e)
 {
 	const sbw_model_t *m = e->m;
-	const sbw_live_t *lv = &m->lv;
-	const sbw_job_t *j = e->j;
+	const sbc_cluster_t *lv = &m->lv;
+	const sbc_job_t *j = e->j;
 	char buf[1024], t1[32], t2[48], lim[32];
 	size_t i, n = 0;
 	bool shown_all = true;
 	int64_t until;
-	const char *reason = sb_record_get(j->rec, "Reason");
+	const char *reason = j->reason;
 
 	snprintf(buf, sizeof(buf), "is pending (%s)", reason ? reason : "?");
 	_print_head(e, buf);
@@ -802,19 +802,17 @@ static void _print_pending_text(const _expl_t *e)
 		_print_priority_text(e);
 }
 
-static bool _by_backfill(const sbw_job_t *j)
+static bool _by_backfill(const sbc_job_t *j)
 {
-	const char *v = sb_record_get(j->rec, "Scheduler");
-
-	return v && !strncmp(v, "Backfill", 8);
+	return j->by_backfill > 0;
 }
 
 /* The running job's nodes, per bucket, and the busy-later ones taken. */
 static void _print_running_text(const _expl_t *e)
 {
 	const sbw_model_t *m = e->m;
-	const sbw_live_t *lv = &m->lv;
-	const sbw_job_t *j = e->j;
+	const sbc_cluster_t *lv = &m->lv;
+	const sbc_job_t *j = e->j;
 	char t1[32], t2[32], sig[256], *hl;
 	size_t b, nb = sb_bucket_set_size(m->set), k;
 	sb_bitmap_t *mine = sb_bitmap_alloc(lv->cl.n);
@@ -827,7 +825,7 @@ static void _print_running_text(const _expl_t *e)
 		char what[1200];
 
 		snprintf(what, sizeof(what), "is %s on %s since %s, until %s",
-			 j->state == SBW_SUSPENDED ? "suspended" : "running",
+			 j->state == SBC_SUSPENDED ? "suspended" : "running",
 			 hl ? hl : "?", t1, j->end < 0 ? "no limit" : t2);
 		_print_head(e, what);
 	}
@@ -844,7 +842,7 @@ static void _print_running_text(const _expl_t *e)
 		sbw_fmt_rel(le, lv->now, t2, sizeof(t2));
 		if (le == SB_TIME_INFINITE)
 			printf("Likely end: none (%s)\n", j->state ==
-			       SBW_SUSPENDED ? "suspended" : "no time limit");
+			       SBC_SUSPENDED ? "suspended" : "no time limit");
 		else
 			printf("Likely end: %s (%s): %s\n", t1, t2, basis);
 	}
@@ -866,7 +864,7 @@ static void _print_running_text(const _expl_t *e)
 	for (i = sb_bitmap_first_set(j->nodes); i >= 0;
 	     i = sb_bitmap_next_set(j->nodes, (size_t) i + 1))
 		for (k = 0; k < lv->nresv; k++) {
-			const sbw_resv_t *r = &lv->resv[k];
+			const sbc_resv_t *r = &lv->resv[k];
 
 			if (r->start <= j->start || r->start <= lv->now ||
 			    sb_bitmap_test(r->nodes, (size_t) i) != 1)
@@ -885,7 +883,7 @@ static void _print_running_text(const _expl_t *e)
 
 static void _json_census(const _expl_t *e)
 {
-	const sbw_live_t *lv = &e->m->lv;
+	const sbc_cluster_t *lv = &e->m->lv;
 	size_t i, k;
 
 	putchar('[');
@@ -957,22 +955,22 @@ static void _json_taken(const _expl_t *e)
 static void _json(const _expl_t *e)
 {
 	const sbw_model_t *m = e->m;
-	const sbw_live_t *lv = &m->lv;
-	const sbw_job_t *j = e->j;
+	const sbc_cluster_t *lv = &m->lv;
+	const sbc_job_t *j = e->j;
 	char buf[1024], *hl;
 	int first = 1;
 	size_t i, n = 0;
-	bool pending = j->state == SBW_PENDING;
+	bool pending = j->state == SBC_PENDING;
 	int64_t until = e->planned ? e->end : SB_TIME_INFINITE;
 
 	putchar('{');
 	_jkey("job", &first);
 	sbw_jstr(j->id);
 	_jkey("state", &first);
-	sbw_jstr(pending ? "pending" : j->state == SBW_SUSPENDED ? "suspended" :
+	sbw_jstr(pending ? "pending" : j->state == SBC_SUSPENDED ? "suspended" :
 	      "running");
 	_jkey("reason", &first);
-	sbw_jstr(sb_record_get(j->rec, "Reason"));
+	sbw_jstr(j->reason);
 	_jkey("user", &first);
 	sbw_jstr(j->user);
 	_jkey("partition", &first);
@@ -982,7 +980,7 @@ static void _json(const _expl_t *e)
 	_jkey("now", &first);
 	printf("%" PRId64, lv->now);
 	_jkey("placed_by", &first);
-	sbw_jstr(e->base ? lv->base : "select/bucket");
+	sbw_jstr(e->base ? lv->cfg.base : "select/bucket");
 	_jkey("base_reason", &first);
 	sbw_jstr(e->base);
 	_jkey("policy", &first);
@@ -1022,7 +1020,7 @@ static void _json(const _expl_t *e)
 		_jkey("busy_later", &first);
 		putchar('[');
 		for (i = 0; i < lv->nresv; i++) {
-			const sbw_resv_t *r = &lv->resv[i];
+			const sbc_resv_t *r = &lv->resv[i];
 			sb_bitmap_t *both;
 
 			if (r->start <= j->start || r->start <= lv->now ||
@@ -1200,43 +1198,43 @@ int sbucket_why_main(int argc, char **argv)
 	e.json = json;
 	e.history = history;
 	e.days = days;
-	if (sbw_live_read(&m.lv) < 0)
+	if (sbc_read(&m.lv) < 0)
 		goto out;
-	if (strcmp(m.lv.select_type, "select/bucket")) {
+	if (strcmp(m.lv.cfg.select_type, "select/bucket")) {
 		printf("Job %s: the cluster's SelectType is %s, not "
 		       "select/bucket: sbucket why explains select/bucket's "
-		       "decisions only.\n", id, m.lv.select_type);
+		       "decisions only.\n", id, m.lv.cfg.select_type);
 		goto out;
 	}
-	if (!(e.j = sbw_live_job(&m.lv, id))) {
+	if (!(e.j = sbc_job(&m.lv, id))) {
 		fprintf(stderr, PROG ": no job %s in slurmctld's queue\n", id);
 		goto out;
 	}
-	if (e.j->state == SBW_OTHER) {
+	if (e.j->state == SBC_OTHER) {
 		printf("Job %s is %s: sbucket why explains pending and running "
-		       "jobs only.\n", id, sb_record_get(e.j->rec, "JobState"));
+		       "jobs only.\n", id, e.j->state_name);
 		goto out;
 	}
 	if (sbw_model_build(&m) < 0 || sbw_model_reserved(&m, e.j) < 0)
 		goto out;
-	if (sbw_live_request(&m.lv, e.j) < 0) {
+	if (sbc_request(&m.lv, e.j) < 0) {
 		printf("Job %s: sbucket why cannot model its request.\n", id);
 		goto out;
 	}
-	e.base = sbw_base_reason(&m, e.j, e.j->state == SBW_PENDING);
+	e.base = sbw_base_reason(&m, e.j, e.j->state == SBC_PENDING);
 	e.base_now = sbw_base_reason(&m, e.j, false);
 	if (!e.base)
 		e.path = sb_place_ineligible(&e.j->req.req, m.policy);
 	if (_census(&e) < 0)
 		goto out;
-	if (e.j->state == SBW_PENDING) {
+	if (e.j->state == SBC_PENDING) {
 		if (_plan(&e) < 0)
 			goto out;
 		sbf_likely_note(&e.lk);
 		_backfill_step(&e);
 		if (!e.planned || e.nodes_start >= e.start)
 			e.nodes_start = e.bf_start;
-		if (sbw_limits_reason_kind(sb_record_get(e.j->rec, "Reason"))
+		if (sbw_limits_reason_kind(e.j->reason)
 		    != SBW_REASON_OTHER) {
 			int64_t ls;
 
@@ -1250,9 +1248,9 @@ int sbucket_why_main(int argc, char **argv)
 		if (((e.planned && e.nodes_raw > m.lv.now) || e.never) &&
 		    _waits(&e, e.planned ? e.nodes : e.matching) < 0)
 			goto out;
-		if (sbw_live_squeue_start(id, &e.sq_start, e.sq_nodes,
+		if (sbc_squeue_start(id, &e.sq_start, e.sq_nodes,
 					  sizeof(e.sq_nodes)) < 0 ||
-		    (_priority_bucket(&m) && sbw_live_sprio(&m.lv) < 0))
+		    (_priority_bucket(&m) && sbc_sprio(&m.lv) < 0))
 			goto out;
 	} else if (e.history) {
 		/* a running job: its likely end, no plan */
@@ -1262,7 +1260,7 @@ int sbucket_why_main(int argc, char **argv)
 	}
 	if (json)
 		_json(&e);
-	else if (e.j->state == SBW_PENDING)
+	else if (e.j->state == SBC_PENDING)
 		_print_pending_text(&e);
 	else
 		_print_running_text(&e);

@@ -1,6 +1,6 @@
 /*
- * sbucket_why_limits_read.c - the licences, QOS and associations
- * slurmctld shows, for 'sbucket why's limits (sbucket_why_limits_priv.h).
+ * sbucket_cluster_limits.c - the licences, QOS and associations
+ * slurmctld shows (sbucket_cluster_limits.h).
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -14,32 +14,28 @@
 #include <string.h>
 
 #include "decimal.h"
-#include "sbucket_why_limits_priv.h"
+#include "sbucket_cluster_limits.h"
+#include "sbucket_cluster_priv.h"
+#include "sbucket_cluster_run.h"
 #include "slurm_text.h"
 #include "strbuf.h"
 
 /* ---- keys ---------------------------------------------------------------- */
 
-void sbwl_cat(char *buf, const char *const *parts, size_t n)
+void sbc_limits_key(char *buf, const char *const *parts, size_t n)
 {
 	size_t off = 0, i, len;
 
 	for (i = 0; i < n; i++) {
 		len = strlen(parts[i]);
-		if (off + len + 2 > SB_KEY)
-			len = SB_KEY - off - 2;
+		if (off + len + 2 > SBC_LIMITS_KEY)
+			len = SBC_LIMITS_KEY - off - 2;
 		if (i)
 			buf[off++] = '|';
 		memcpy(buf + off, parts[i], len);
 		off += len;
 	}
 	buf[off] = '\0';
-}
-
-int sbwl_oom(void)
-{
-	fprintf(stderr, PROG ": out of memory\n");
-	return -1;
 }
 
 static char *_strndup0(const char *s, size_t n)
@@ -53,25 +49,25 @@ static char *_strndup0(const char *s, size_t n)
 	return d;
 }
 
-/* "N" or "" -> NONE, else the number; -2 when not a number. */
+/* "N" or "" -> SBC_NO_LIMIT, else the number; -2 when not a number. */
 static int64_t _num(const char *s, size_t n)
 {
 	uint64_t v;
 	const char *end;
 
 	if (!n || (n == 1 && s[0] == 'N'))
-		return NONE;
+		return SBC_NO_LIMIT;
 	if (sb_decimal_parse(s, INT64_MAX, &v, &end) || (end != s + n))
 		return -2;
 	return (int64_t) v;
 }
 
-/* "N(0)", "4(2)", "" -> limit and use (NONE, 0 when absent). */
-static int sbwl_limit_used(const char *s, int64_t *limit, int64_t *used)
+/* "N(0)", "4(2)", "" -> limit and use (SBC_NO_LIMIT, 0 when absent). */
+static int _limit_used(const char *s, int64_t *limit, int64_t *used)
 {
 	const char *p;
 
-	*limit = NONE;
+	*limit = SBC_NO_LIMIT;
 	*used = 0;
 	if (!s || !*s)
 		return 0;
@@ -88,7 +84,7 @@ static int sbwl_limit_used(const char *s, int64_t *limit, int64_t *used)
 }
 
 /* "cpu=4(2),mem=N(0),gres/gpu=N(0)" -> TRES with a limit. */
-static int sbwl_tres_list(const char *s, sbwl_tres_t **out, size_t *n)
+static int _tres_list(const char *s, sbc_tres_t **out, size_t *n)
 {
 	const char *p = s;
 
@@ -99,15 +95,15 @@ static int sbwl_tres_list(const char *s, sbwl_tres_t **out, size_t *n)
 		size_t len = comma ? (size_t) (comma - p) : strlen(p);
 		char val[64];
 		int64_t lim, used;
-		sbwl_tres_t *v;
+		sbc_tres_t *v;
 
 		if (!eq || eq > p + len)
 			return -1;
 		snprintf(val, sizeof(val), "%.*s", (int) (p + len - eq - 1),
 			 eq + 1);
-		if (sbwl_limit_used(val, &lim, &used))
+		if (_limit_used(val, &lim, &used))
 			return -1;
-		if (lim != NONE) {
+		if (lim != SBC_NO_LIMIT) {
 			if (!(v = realloc(*out, (*n + 1) * sizeof(*v))))
 				return -1;
 			*out = v;
@@ -122,7 +118,7 @@ static int sbwl_tres_list(const char *s, sbwl_tres_t **out, size_t *n)
 	return 0;
 }
 
-static void sbwl_tres_free(sbwl_tres_t *t, size_t n)
+static void _tres_free(sbc_tres_t *t, size_t n)
 {
 	while (n--)
 		free(t[n].name);
@@ -130,16 +126,16 @@ static void sbwl_tres_free(sbwl_tres_t *t, size_t n)
 }
 
 /* The name before "(id)": "normal(1)" -> normal, "u1(1001)" -> u1. */
-static char *sbwl_name(const char *s)
+static char *_name(const char *s)
 {
 	return _strndup0(s ? s : "", s ? strcspn(s, "(") : 0);
 }
 
-static int _lic_line(void *arg, char *line)
+static int _lic_line(void *arg, char *line, size_t len)
 {
-	sbw_limits_t *ls = arg;
+	sbc_limits_t *ls = arg;
 	sb_record_t *r;
-	sbwl_lic_t *v;
+	sbc_lic_t *v;
 	int64_t total, used;
 	const char *t, *u;
 
@@ -160,7 +156,7 @@ static int _lic_line(void *arg, char *line)
 	    !((ls->lic = v)[ls->nlic].name =
 	      strdup(sb_record_get(r, "LicenseName")))) {
 		sb_record_free(r);
-		return sbwl_oom();
+		return sbc__oom();
 	}
 	v[ls->nlic].total = total;
 	v[ls->nlic++].used = used;
@@ -181,10 +177,10 @@ static int _lic_line(void *arg, char *line)
 enum { _AM_NONE, _AM_ASSOC, _AM_QOS, _AM_QOS_ACCT, _AM_QOS_USER };
 
 typedef struct {
-	sbw_limits_t *ls;
+	sbc_limits_t *ls;
 	int mode;
 	sb_strbuf_t head;		/* the record's fields */
-	sbwl_per_t **per;			/* the QOS list being read */
+	sbc_per_t **per;			/* the QOS list being read */
 	size_t *nper;
 	sb_strbuf_t body;		/* the per-entry's fields */
 	char *name;			/* the per-entry's account or uid */
@@ -196,7 +192,7 @@ static int _am_per_done(_am_t *am)
 {
 	char *text = sb_strbuf_finish(&am->body);
 	sb_record_t *r = NULL;
-	sbwl_per_t *v;
+	sbc_per_t *v;
 	int rc = -1;
 
 	if (!am->name) {
@@ -212,9 +208,9 @@ static int _am_per_done(_am_t *am)
 	am->name = NULL;
 	if (*text && !(r = sb_record_parse(text)))
 		goto out;
-	rc = sbwl_limit_used(r ? sb_record_get(r, am->jobs_key) : NULL,
+	rc = _limit_used(r ? sb_record_get(r, am->jobs_key) : NULL,
 			 &v->max_jobs, &v->jobs) ||
-		sbwl_tres_list(r && sb_record_get(r, am->tres_key) ?
+		_tres_list(r && sb_record_get(r, am->tres_key) ?
 			   sb_record_get(r, am->tres_key) : "", &v->tres,
 			   &v->ntres) ? -1 : 0;
 out:
@@ -225,31 +221,31 @@ out:
 	return rc;
 }
 
-static int _qos_record(sbw_limits_t *ls, const char *text, sbwl_qos_t *q)
+static int _qos_record(sbc_limits_t *ls, const char *text, sbc_qos_t *q)
 {
 	sb_record_t *r = sb_record_parse(text);
 	int rc = -1;
 
-	if (r && (q->name = sbwl_name(sb_record_get(r, "QOS"))) &&
-	    !sbwl_limit_used(sb_record_get(r, "GrpJobs"), &q->grp_jobs,
+	if (r && (q->name = _name(sb_record_get(r, "QOS"))) &&
+	    !_limit_used(sb_record_get(r, "GrpJobs"), &q->grp_jobs,
 			 &q->grp_jobs_used) &&
-	    !sbwl_tres_list(sb_record_get(r, "GrpTRES") ?
+	    !_tres_list(sb_record_get(r, "GrpTRES") ?
 			sb_record_get(r, "GrpTRES") : "", &q->grp, &q->ngrp))
 		rc = 0;
 	sb_record_free(r);
 	return rc;
 }
 
-static int _assoc_record(sbw_limits_t *ls, const char *text)
+static int _assoc_record(sbc_limits_t *ls, const char *text)
 {
 	sb_record_t *r;
-	sbwl_assoc_t *a;
+	sbc_assoc_t *a;
 	const char *id;
-	char key[SB_KEY];
+	char key[SBC_LIMITS_KEY];
 	int rc = -1;
 
 	if (!(a = realloc(ls->assoc, (ls->nassoc + 1) * sizeof(*a))))
-		return sbwl_oom();
+		return sbc__oom();
 	ls->assoc = a;
 	a += ls->nassoc++;
 	memset(a, 0, sizeof(*a));
@@ -257,26 +253,26 @@ static int _assoc_record(sbw_limits_t *ls, const char *text)
 		goto fail;
 	id = sb_record_get(r, "ID");
 	a->id = id ? (uint32_t) strtoul(id, NULL, 10) : 0;
-	if (!(a->account = sbwl_name(sb_record_get(r, "Account"))) ||
-	    !(a->user = sbwl_name(sb_record_get(r, "UserName"))) ||
-	    !(a->partition = sbwl_name(sb_record_get(r, "Partition"))) ||
-	    !(a->parent = sbwl_name(sb_record_get(r, "ParentAccount"))) ||
-	    sbwl_limit_used(sb_record_get(r, "GrpJobs"), &a->grp_jobs,
+	if (!(a->account = _name(sb_record_get(r, "Account"))) ||
+	    !(a->user = _name(sb_record_get(r, "UserName"))) ||
+	    !(a->partition = _name(sb_record_get(r, "Partition"))) ||
+	    !(a->parent = _name(sb_record_get(r, "ParentAccount"))) ||
+	    _limit_used(sb_record_get(r, "GrpJobs"), &a->grp_jobs,
 			&a->grp_jobs_used) ||
-	    sbwl_limit_used(sb_record_get(r, "MaxJobs"), &a->max_jobs,
+	    _limit_used(sb_record_get(r, "MaxJobs"), &a->max_jobs,
 			&a->max_jobs_used) ||
-	    sbwl_tres_list(sb_record_get(r, "GrpTRES") ?
+	    _tres_list(sb_record_get(r, "GrpTRES") ?
 		       sb_record_get(r, "GrpTRES") : "", &a->grp, &a->ngrp))
 		goto fail;
 	{
 		const char *parts[] = { a->account, a->user, a->partition };
 
-		sbwl_cat(key, parts, 3);
+		sbc_limits_key(key, parts, 3);
 	}
 	sb_record_free(r);
 	if (sb_strmap_get(ls->assoc_by, key) == SIZE_MAX &&
 	    sb_strmap_put(ls->assoc_by, key, ls->nassoc - 1))
-		return sbwl_oom();
+		return sbc__oom();
 	return 0;
 fail:
 	fprintf(stderr, PROG ": scontrol show assoc_mgr: association %.200s: "
@@ -288,7 +284,7 @@ fail:
 /* The record read so far, parsed. */
 static int _am_done(_am_t *am)
 {
-	sbw_limits_t *ls = am->ls;
+	sbc_limits_t *ls = am->ls;
 	int mode = am->mode;
 	char *text;
 	int rc = 0;
@@ -297,7 +293,7 @@ static int _am_done(_am_t *am)
 		goto bad;
 	am->mode = _AM_NONE;
 	if (!(text = sb_strbuf_finish(&am->head)))
-		return sbwl_oom();
+		return sbc__oom();
 	if (mode == _AM_ASSOC)
 		rc = _assoc_record(ls, text);
 	else if (mode != _AM_NONE &&
@@ -314,10 +310,10 @@ bad:
 	return -1;
 }
 
-static int _assoc_mgr_line(void *arg, char *line)
+static int _assoc_mgr_line(void *arg, char *line, size_t len)
 {
 	_am_t *am = arg;
-	sbw_limits_t *ls = am->ls;
+	sbc_limits_t *ls = am->ls;
 	const char *t = line + strspn(line, " \t");
 	size_t indent = (size_t) (t - line);
 
@@ -327,11 +323,11 @@ static int _assoc_mgr_line(void *arg, char *line)
 		if (!strncmp(line, "ClusterName=", 12)) {
 			am->mode = _AM_ASSOC;
 		} else if (!strncmp(line, "QOS=", 4)) {
-			sbwl_qos_t *q = realloc(ls->qos, (ls->nqos + 1) *
+			sbc_qos_t *q = realloc(ls->qos, (ls->nqos + 1) *
 					    sizeof(*q));
 
 			if (!q)
-				return sbwl_oom();
+				return sbc__oom();
 			ls->qos = q;
 			memset(&q[ls->nqos++], 0, sizeof(*q));
 			am->mode = _AM_QOS;
@@ -345,7 +341,7 @@ static int _assoc_mgr_line(void *arg, char *line)
 		return 0;
 	if (am->mode != _AM_ASSOC && (!strcmp(t, "Account Limits") ||
 				      !strcmp(t, "User Limits"))) {
-		sbwl_qos_t *q = &ls->qos[ls->nqos - 1];
+		sbc_qos_t *q = &ls->qos[ls->nqos - 1];
 		bool user = t[0] == 'U';
 
 		if (_am_per_done(am) < 0)
@@ -370,7 +366,7 @@ static int _assoc_mgr_line(void *arg, char *line)
 			    t[strlen(t) - 1] == ')')
 				t = strchr(t, '(') + 1;
 			if (!(am->name = _strndup0(t, strcspn(t, ")"))))
-				return sbwl_oom();
+				return sbc__oom();
 			return 0;
 		}
 		sb_strbuf_add(&am->body, " ");
@@ -383,14 +379,13 @@ static int _assoc_mgr_line(void *arg, char *line)
 }
 
 /* Read 'scontrol show assoc_mgr flags=assoc,qos'. */
-static int _read_assoc_mgr(sbw_limits_t *ls)
+static int _read_assoc_mgr(sbc_limits_t *ls)
 {
 	_am_t am = { .ls = ls };
 	int rc;
 
-	rc = sbw_live_run("SBUCKET_SCONTROL", "scontrol",
-			  "show assoc_mgr flags=assoc,qos", _assoc_mgr_line,
-			  &am);
+	rc = sbc_run(SBC_SCONTROL, (const char *[]) { "show", "assoc_mgr",
+		     "flags=assoc,qos", NULL }, _assoc_mgr_line, &am);
 	if (!rc)
 		rc = _am_done(&am);
 	free(sb_strbuf_finish(&am.head));
@@ -399,14 +394,17 @@ static int _read_assoc_mgr(sbw_limits_t *ls)
 	return rc;
 }
 
-int sbwl_read(sbw_limits_t *ls)
+int sbc_limits_read(sbc_limits_t *ls)
 {
-	return sbw_live_run("SBUCKET_SCONTROL", "scontrol", "show lic -o",
-			    _lic_line, ls) < 0 || _read_assoc_mgr(ls) < 0 ?
+	memset(ls, 0, sizeof(*ls));
+	if (!(ls->assoc_by = sb_strmap_create()))
+		return sbc__oom();
+	return sbc_run(SBC_SCONTROL, (const char *[]) { "show", "lic", "-o",
+		       NULL }, _lic_line, ls) < 0 || _read_assoc_mgr(ls) < 0 ?
 		-1 : 0;
 }
 
-void sbwl_read_fini(sbw_limits_t *ls)
+void sbc_limits_fini(sbc_limits_t *ls)
 {
 	size_t i;
 
@@ -414,33 +412,33 @@ void sbwl_read_fini(sbw_limits_t *ls)
 		free(ls->lic[i].name);
 	free(ls->lic);
 	for (i = 0; i < ls->nqos; i++) {
-		sbwl_qos_t *q = &ls->qos[i];
+		sbc_qos_t *q = &ls->qos[i];
 		size_t k;
 
 		free(q->name);
-		sbwl_tres_free(q->grp, q->ngrp);
+		_tres_free(q->grp, q->ngrp);
 		for (k = 0; k < q->nuser; k++) {
 			free(q->user[k].name);
-			sbwl_tres_free(q->user[k].tres, q->user[k].ntres);
+			_tres_free(q->user[k].tres, q->user[k].ntres);
 		}
 		for (k = 0; k < q->nacct; k++) {
 			free(q->acct[k].name);
-			sbwl_tres_free(q->acct[k].tres, q->acct[k].ntres);
+			_tres_free(q->acct[k].tres, q->acct[k].ntres);
 		}
 		free(q->user);
 		free(q->acct);
 	}
 	free(ls->qos);
 	for (i = 0; i < ls->nassoc; i++) {
-		sbwl_assoc_t *a = &ls->assoc[i];
+		sbc_assoc_t *a = &ls->assoc[i];
 
 		free(a->account);
 		free(a->user);
 		free(a->partition);
 		free(a->parent);
-		sbwl_tres_free(a->grp, a->ngrp);
+		_tres_free(a->grp, a->ngrp);
 	}
 	free(ls->assoc);
 	sb_strmap_destroy(ls->assoc_by);
-	ls->assoc_by = NULL;
+	memset(ls, 0, sizeof(*ls));
 }

@@ -1,18 +1,22 @@
 /*
- * sbucket_fairshare_live.h - the live association tree for 'sbucket
- * fairshare' run without a FILE.
+ * sbucket_cluster_fairshare.h - the running cluster's association tree
+ * and fair-share parameters, for 'sbucket fairshare' without a FILE and
+ * 'sbucket why'.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * The tree, shares and usage come from slurmctld through sshare (the
  * same REQUEST_SHARE_INFO sshare sends; Slurm 22.05's libslurm has no
- * public call for it), the algorithm from slurmctld's PriorityParameters
- * through scontrol. SBUCKET_SSHARE and SBUCKET_SCONTROL name other
- * binaries (default: sshare and scontrol from PATH).
+ * public call for it), the algorithm from slurmctld's PriorityType,
+ * PriorityParameters and FairShareDampeningFactor
+ * (sbucket_cluster_config.h). Account and user names are an admin's.
+ *
+ *   sbc_fairshare_open    O(associations)
+ *   sbc_fairshare_params  O(the configuration's lines)
  */
-#ifndef SBUCKET_FAIRSHARE_LIVE_H
-#define SBUCKET_FAIRSHARE_LIVE_H
+#ifndef SBUCKET_CLUSTER_FAIRSHARE_H
+#define SBUCKET_CLUSTER_FAIRSHARE_H
 
 #include <stdio.h>
 
@@ -26,7 +30,7 @@
  * caller fcloses it. NULL after printing one error line to stderr
  * (sshare missing or failing, unexpected output).
  */
-FILE *sbucket_fairshare_live_open(void);
+FILE *sbc_fairshare_open(void);
 
 /*
  * The algorithm (SB_FS_LEVEL_BASED, SB_FS_FAIR_TREE, SB_FS_CLASSIC) and
@@ -35,15 +39,6 @@ FILE *sbucket_fairshare_live_open(void);
  * one error line (scontrol failing, the cluster not running
  * priority/bucket, a bad PriorityParameters).
  */
-int sbucket_fairshare_live_params(int *algorithm, int *levels, long *damp);
+int sbc_fairshare_params(int *algorithm, int *levels, long *damp);
 
-/*
- * 'sbucket fairshare --explain=U1,U2' on the live tree and slurmctld's
- * algorithm, printing only which level decides between the two users
- * (@pair is "U1,U2", a user as ACCOUNT/USER when it has several
- * associations). For 'sbucket why' (tools/verbs/sbucket_fairshare.c). Returns
- * sbucket's exit status, after printing one error line when not 0.
- */
-int sbucket_fairshare_live_decide(const char *pair);
-
-#endif /* SBUCKET_FAIRSHARE_LIVE_H */
+#endif /* SBUCKET_CLUSTER_FAIRSHARE_H */
