@@ -802,11 +802,6 @@ static void _print_pending_text(const _expl_t *e)
 		_print_priority_text(e);
 }
 
-static bool _by_backfill(const sbc_job_t *j)
-{
-	return j->by_backfill > 0;
-}
-
 /* The running job's nodes, per bucket, and the busy-later ones taken. */
 static void _print_running_text(const _expl_t *e)
 {
@@ -831,8 +826,8 @@ static void _print_running_text(const _expl_t *e)
 	}
 	free(hl);
 	_print_placed_by(e);
-	printf("Started by: %s\n", _by_backfill(j) ? "backfill" :
-	       "the main scheduler");
+	printf("Started by: %s\n", j->by_backfill > 0 ? "backfill" :
+	       j->by_backfill == 0 ? "the main scheduler" : "not shown");
 	if (e->lk.predicted) {
 		int64_t le;
 		char basis[300];
@@ -1002,7 +997,8 @@ static void _json(const _expl_t *e)
 		_jkey("end", &first);
 		sbw_jtime(j->end);
 		_jkey("scheduler", &first);
-		sbw_jstr(_by_backfill(j) ? "backfill" : "main");
+		sbw_jstr(j->by_backfill > 0 ? "backfill" : j->by_backfill == 0 ?
+			 "main" : NULL);
 		{
 			int64_t le = -1;
 			char basis[300];
@@ -1252,7 +1248,11 @@ int sbucket_why_main(int argc, char **argv)
 					  sizeof(e.sq_nodes)) < 0 ||
 		    (_priority_bucket(&m) && sbc_sprio(&m.lv) < 0))
 			goto out;
-	} else if (e.history) {
+	} else {
+		/* who started it, where the jobs' JSON does not say */
+		sbc_job_scheduler(e.j);
+	}
+	if (e.j->state != SBC_PENDING && e.history) {
 		/* a running job: its likely end, no plan */
 		if (sbf_likely_predict(&e.lk, &m.lv, e.days) < 0)
 			goto out;
