@@ -134,14 +134,16 @@ for mode in text json text-nohist; do
 		"$(head -1 <<<"$sorted")" "$(tail -1 <<<"$sorted")" \
 		$(($(cat "$d/rss") / 1024))
 done
-planned=$(grep -o '"planned_start":"' "$d/out.json" | wc -l || true)
-none=$(grep -o '"planned_start":null' "$d/out.json" | wc -l || true)
+# one job's object a line (sbucket(1), JSON): its first "start" is the
+# planned one
+planned=$(grep -c '^{"job_id":"[^"]*",[^{]*"start":[0-9]' "$d/out.json" || true)
+none=$(grep -c '^{"job_id":"[^"]*",[^{]*"start":null' "$d/out.json" || true)
 echo "jobs with a start: $planned, without: $none"
 [ $((planned + none)) -eq "$PENDING" ]
-# planned against likely start, per job (ISO 8601 UTC compares as text)
-grep -o '"planned_start":"[^"]*","planned_end":"[^"]*","likely_start":"[^"]*"' \
-	"$d/out.json" | gawk -F'"' '
-	{ n++; if ($12 < $4) early++; else if ($12 == $4) same++; else late++ }
+# planned against likely start, per job (seconds since the epoch)
+sed -n 's/^{[^{]*"start":\([0-9]*\),.*"likely_start":\([0-9]*\),.*/\1 \2/p' \
+	"$d/out.json" | gawk '
+	{ n++; if ($2 < $1) early++; else if ($2 == $1) same++; else late++ }
 	END {
 		printf "likely start against planned: %d earlier, " \
 			"%d the same, %d later (of %d with both)\n", early,

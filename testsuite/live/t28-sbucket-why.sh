@@ -70,13 +70,13 @@ sb_check "sbucket why B: pending, placed by select/bucket" \
 sb_check "sbucket why B: 4 matching thin nodes: 1 free, 3 busy" \
 	grep -Eq "^  n\[1-4\] +2 CPUs, 2000 MB, thin +1 +0 +3 +0 +0$" <<<"$out"
 sb_check "sbucket why B: waits for job A" \
-	grep -Eq "^  job $a +on n\[1-2,4\]" <<<"$out"
+	grep -Eq "^  running job $a on n\[1-2,4\] " <<<"$out"
 sb_check "sbucket why B: the reservation maint is in its way" \
-	grep -Eq "^  maint +on n4 " <<<"$out"
+	grep -Eq "^  reservation maint on n4 " <<<"$out"
 maint_end=$(_epoch "$(scontrol show res maint | sed -n 's/.*EndTime=\([^ ]*\).*/\1/p')")
 json=$(_why --json "$b")
 wr=$(sed -n 's/.*"will_run_start":\([0-9]*\).*/\1/p' <<<"$json")
-ours=$(sed -n 's/.*"planned_start":\([0-9]*\).*/\1/p' <<<"$json")
+ours=$(sed -n 's/^"job":{[^{]*"start":\([0-9]*\),.*/\1/p' <<<"$json")
 theirs=$(_epoch "$(_sq_start "$b")")
 sb_check "sbucket why B: WILL_RUN's start is the end of maint ($wr, $maint_end)" \
 	test "$wr" = "$maint_end"
@@ -103,7 +103,8 @@ sb_check "job D (2 fat nodes, f2 drained) stays pending" \
 _explain "$d"
 sb_check "sbucket why D: f1 free, f2 down" \
 	grep -Eq "^  f\[1-2\] +4 CPUs, 4000 MB, fat +1 +0 +0 +1 +0$" <<<"$out"
-sb_check "sbucket why D: never" grep -q "^Planned start: never" <<<"$out"
+sb_check "sbucket why D: never" \
+	grep -q "^Planned start: none: even when every running job has ended" <<<"$out"
 sb_check "sbucket why D: squeue --start has no start either" \
 	grep -q "^squeue --start: no planned start (the same)" <<<"$out"
 
@@ -179,11 +180,11 @@ if [ -n "${SB_WHY_CAPTURE:-}" ]; then
 		scontrol show jobs -o >"$SB_WHY_CAPTURE/jobs"
 		squeue --json -t all >"$SB_WHY_CAPTURE/squeue.json"
 		squeue -h -t all -o %A >"$SB_WHY_CAPTURE/squeue.ids"
-		for j in "$a" "$b" "$c" "$d"; do
+		for j in "$a" "$b" "$c" "$d" "${hostile[@]}"; do
 			squeue -h --start -j "$j" -o '%S|%Y' >"$SB_WHY_CAPTURE/start.$j"
 		done
 		date +%s >"$SB_WHY_CAPTURE/now"
-		echo "$a $b $c $d" >"$SB_WHY_CAPTURE/ids"
+		echo "$a $b $c $d ${hostile[*]}" >"$SB_WHY_CAPTURE/ids"
 	} 2>/dev/null
 fi
 

@@ -16,7 +16,7 @@
 #include "decimal.h"
 #include "sb_time.h"
 #include "sbucket_forecast_likely.h"
-#include "sbucket_why_fmt.h"
+#include "sbucket_explain_fmt.h"
 #include "slurm_text.h"
 #include "sbucket_cluster_run.h"
 
@@ -104,8 +104,8 @@ static int _history(sbf_likely_t *l, const sbc_cluster_t *lv, int days)
 	if (!(r.h = sb_rt_history_create()))
 		return _oom();
 	/* local time, as sacct reads times on its command line */
-	sbw_fmt_time(lv->now - (int64_t) days * 86400, from, sizeof(from));
-	sbw_fmt_time(lv->now, to, sizeof(to));
+	sbx_time(lv->now - (int64_t) days * 86400, from, sizeof(from));
+	sbx_time(lv->now, to, sizeof(to));
 	if (sbc_run_quiet(SBC_SACCT, (const char *[]) { "-a", "-X", "-n", "-P",
 			  "-s", "CD", "-S", from, "-E", to, "-o",
 			  "JobID,User,Partition,End,ElapsedRaw,TimelimitRaw,"

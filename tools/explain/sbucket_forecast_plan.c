@@ -381,6 +381,7 @@ static int _job(sbf_plan_t *p, sbf_job_t *f)
 	sbc_cluster_t *lv = &m->lv;
 	sbc_job_t *j = f->job;
 	sb_qp_job_t *q = &f->qj;
+	sbw_verdict_t v;
 	uint64_t n;
 
 	_unplanned(lv, j, f->no_start, sizeof(f->no_start));
@@ -392,7 +393,8 @@ static int _job(sbf_plan_t *p, sbf_job_t *f)
 		return 0;
 	}
 	q->req = &j->req.req;
-	q->kind = sbw_base_reason(m, j, true) ? SB_QP_BASE : SB_QP_WHOLE;
+	sbw_verdict(m, j, &v);
+	q->kind = v.base ? SB_QP_BASE : SB_QP_WHOLE;
 	q->allowed = sbw_allowed(m, j);
 	q->own_tag = j->resv;
 	q->duration = p->dur ? p->dur[j - lv->jobs] :

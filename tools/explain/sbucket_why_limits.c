@@ -211,7 +211,6 @@ static int _new_limit(sbw_limits_t *ls, const char *key, const char *scope,
 	l->scope = scope;
 	l->limit = limit;
 	l->shown_use = shown;
-	l->allows = -1;
 	if (!strcmp(scope, "license"))
 		snprintf(buf, sizeof(buf), "Licenses");
 	else
@@ -468,7 +467,7 @@ static int _walk_job(sbw_limits_t *ls, const sbc_job_t *j, bool create,
 /* ---- planning ------------------------------------------------------------ */
 
 static int _add_use(sbw_limits_t *ls, const sbc_job_t *j, size_t lim,
-		    int64_t units, bool ahead)
+		    int64_t units)
 {
 	sbwl_use_t *u;
 
@@ -478,8 +477,6 @@ static int _add_use(sbw_limits_t *ls, const sbc_job_t *j, size_t lim,
 	u->job = j;
 	u->lim = lim;
 	u->units = units;
-	u->ahead = ahead;
-	u->start = -1;
 	u->end = j->time_limit == SB_TIME_INFINITE || j->end < 0 ?
 		SB_TIME_INFINITE : j->end;
 	return 0;
@@ -492,24 +489,11 @@ static int _mark(sbw_limits_t *ls, const sbc_job_t *j, size_t lim,
 	return 0;
 }
 
-static int _target(sbw_limits_t *ls, const sbc_job_t *j, size_t lim,
-		   int64_t units, void *arg)
-{
-	ls->lim[lim].need += units;
-	return 0;
-}
-
 static int _holder(sbw_limits_t *ls, const sbc_job_t *j, size_t lim,
 		   int64_t units, void *arg)
 {
 	ls->lim[lim].held += units;
-	return _add_use(ls, j, lim, units, false);
-}
-
-static int _ahead_use(sbw_limits_t *ls, const sbc_job_t *j, size_t lim,
-		      int64_t units, void *arg)
-{
-	return _add_use(ls, j, lim, units, true);
+	return _add_use(ls, j, lim, units);
 }
 
 static int _need(sbw_limits_t *ls, const sbc_job_t *j, size_t lim,
@@ -517,56 +501,6 @@ static int _need(sbw_limits_t *ls, const sbc_job_t *j, size_t lim,
 {
 	((int64_t *) arg)[lim] += units;
 	return 0;
-}
-
-/* qsort has no context argument: the order's, for one call. */
-static const sbc_cluster_t *_sort_lv;
-static sbw_before_fn _sort_before;
-
-static int _by_order(const void *pa, const void *pb)
-{
-	const sbc_job_t *a = *(const sbc_job_t *const *) pa;
-	const sbc_job_t *b = *(const sbc_job_t *const *) pb;
-
-	if (_sort_before(_sort_lv, a, b))
-		return -1;
-	return _sort_before(_sort_lv, b, a) ? 1 : 0;
-}
-
-static int64_t _duration(const sbc_job_t *j)
-{
-	return j->time_limit > 0 ? j->time_limit : 1;
-}
-
-/* Why no start is known, into ls->why (the first cause found). */
-static void _why_unknown(sbw_limits_t *ls)
-{
-	size_t i;
-
-	for (i = 0; i < ls->nlim; i++) {
-		const sbwl_lim_t *l = &ls->lim[i];
-
-		if (l->need > l->limit) {
-			snprintf(ls->why, sizeof(ls->why), "it needs %" PRId64
-				 " of %s, more than its limit %" PRId64 ": "
-				 "never", l->need, l->what, l->limit);
-			return;
-		}
-	}
-	for (i = 0; i < ls->nuse; i++) {
-		const sbwl_use_t *u = &ls->use[i];
-
-		if (ls->lim[u->lim].need && u->end == SB_TIME_INFINITE &&
-		    (!u->ahead || u->start >= 0)) {
-			snprintf(ls->why, sizeof(ls->why), "%s job %s holds "
-				 "%" PRId64 " of %s%s and has no time limit",
-				 u->ahead ? "the planned" : "running",
-				 u->job->id, u->units, ls->lim[u->lim].what,
-				 u->ahead ? " before it" : "");
-			return;
-		}
-	}
-	snprintf(ls->why, sizeof(ls->why), "the units it needs never free");
 }
 
 /* A holder's units of one limit until an end. */
@@ -625,160 +559,6 @@ out:
 	return rc;
 }
 
-static int _plan(sbw_limits_t *ls, sbw_before_fn before,
-		 bool (*plannable)(const sbc_job_t *))
-{
-	sbc_cluster_t *lv = ls->lv;
-	const sbc_job_t **ahead = NULL;
-	int64_t *lim = NULL, *need = NULL, start;
-	sb_limit_plan_t *lp = NULL;
-	size_t i, k, nahead = 0;
-	int rc = -1;
-
-	/* 1. the job's limits, then the pending jobs before it sharing one
-	 * (with their own limits too) */
-	if (_walk_job(ls, ls->j, true, _target, NULL) < 0)
-		return -1;
-	if (!(ahead = calloc(lv->njobs + 1, sizeof(*ahead))))
-		return sbwl_oom();
-	for (i = 0; i < lv->njobs; i++) {
-		const sbc_job_t *o = &lv->jobs[i];
-		bool shares = false;
-
-		if (o == ls->j || !plannable(o) || !before(lv, o, ls->j) ||
-		    _walk_job(ls, o, false, _mark, &shares) < 0)
-			continue;
-		if (shares)
-			ahead[nahead++] = o;
-	}
-	for (i = 0; i < nahead; i++)
-		if (_walk_job(ls, ahead[i], true, _mark, &(bool){ false }) < 0)
-			goto out;
-	/* 2. what the running jobs hold */
-	for (i = 0; i < lv->njobs; i++) {
-		const sbc_job_t *o = &lv->jobs[i];
-
-		if ((o->state == SBC_RUNNING || o->state == SBC_SUSPENDED) &&
-		    _walk_job(ls, o, false, _holder, NULL) < 0)
-			goto out;
-	}
-	if (!(lim = calloc(ls->nlim + 1, sizeof(*lim))) ||
-	    !(need = calloc(ls->nlim + 1, sizeof(*need)))) {
-		sbwl_oom();
-		goto out;
-	}
-	for (k = 0; k < ls->nlim; k++)
-		lim[k] = ls->lim[k].limit;
-	if (!(lp = sb_limit_plan_create(lv->now, lim, ls->nlim)))
-		goto oom;
-	if (_hold_all(ls, lp, NULL, NULL) < 0)
-		goto oom;
-	/* units Slurm counts that no running job shows (completing jobs):
-	 * about to be released */
-	for (k = 0; k < ls->nlim; k++)
-		if (ls->lim[k].shown_use > ls->lim[k].held &&
-		    sb_limit_plan_hold(lp, k, ls->lim[k].shown_use -
-				       ls->lim[k].held, lv->now + 1) < 0)
-			goto oom;
-	/* 3. the jobs before it, in backfill's order, each at its earliest */
-	_sort_lv = lv;
-	_sort_before = before;
-	qsort(ahead, nahead, sizeof(*ahead), _by_order);
-	for (i = 0; i < nahead; i++) {
-		size_t u0 = ls->nuse;
-
-		memset(need, 0, ls->nlim * sizeof(*need));
-		if (_walk_job(ls, ahead[i], false, _ahead_use, NULL) < 0 ||
-		    _walk_job(ls, ahead[i], false, _need, need) < 0)
-			goto out;
-		if (sb_limit_plan_earliest(lp, need, lv->now,
-					   _duration(ahead[i]), &start) < 0) {
-			if (errno != ENOENT)
-				goto oom;
-			continue;	/* never: it takes nothing */
-		}
-		if (sb_limit_plan_add(lp, need, start, _duration(ahead[i])) < 0)
-			goto oom;
-		for (k = u0; k < ls->nuse; k++) {
-			ls->use[k].start = start;
-			ls->use[k].end = sb_time_add(start,
-						     _duration(ahead[i]));
-		}
-	}
-	/* 4. the job: every limit at once, and each alone */
-	memset(need, 0, ls->nlim * sizeof(*need));
-	for (k = 0; k < ls->nlim; k++)
-		need[k] = ls->lim[k].need;
-	ls->start = -1;
-	if (!sb_limit_plan_earliest(lp, need, lv->now, _duration(ls->j),
-				    &start))
-		ls->start = start;
-	else if (errno != ENOENT)
-		goto oom;
-	for (k = 0; k < ls->nlim; k++) {
-		if (!need[k])
-			continue;
-		if (!sb_limit_plan_earliest_one(lp, k, need[k], lv->now,
-						_duration(ls->j), &start))
-			ls->lim[k].allows = start;
-		else if (errno != ENOENT)
-			goto oom;
-	}
-	if (ls->start < 0)
-		_why_unknown(ls);
-	rc = 0;
-	goto out;
-oom:
-	sbwl_oom();
-out:
-	sb_limit_plan_destroy(lp);
-	free(lim);
-	free(need);
-	free(ahead);
-	return rc;
-}
-
-sbw_limits_t *sbw_limits_explain(sbc_cluster_t *lv, sbc_job_t *j,
-				 sbw_before_fn before,
-				 bool (*plannable)(const sbc_job_t *))
-{
-	sbw_limits_t *ls = calloc(1, sizeof(*ls));
-
-	if (!ls) {
-		sbwl_oom();
-		return NULL;
-	}
-	ls->lv = lv;
-	ls->j = j;
-	ls->start = -1;
-	ls->reason = j->reason;
-	ls->kind = sbw_limits_reason_kind(ls->reason);
-	if (!(ls->info = calloc(lv->njobs + 1, sizeof(*ls->info))) ||
-	    !(ls->lim_by = sb_strmap_create())) {
-		sb_strmap_destroy(ls->lim_by);
-		free(ls->info);
-		free(ls);
-		sbwl_oom();
-		return NULL;
-	}
-	if (sbc_limits_read(&ls->sl) < 0 || _plan(ls, before, plannable) < 0) {
-		sbw_limits_free(ls);
-		return NULL;
-	}
-	if (ls->kind == SBW_REASON_TIMED) {
-		ls->start = -1;
-		snprintf(ls->why, sizeof(ls->why), "%s frees only as usage "
-			 "decays or running jobs' remaining time shrinks "
-			 "(GrpTRESMins, GrpTRESRunMins, GrpWall), which "
-			 "sbucket does not plan", ls->reason);
-	} else if (!ls->nlim && ls->kind == SBW_REASON_COUNTED) {
-		snprintf(ls->why, sizeof(ls->why), "slurmctld shows no set "
-			 "limit of %s that the job needs (the partition's QOS "
-			 "is not modelled)", ls->reason);
-	}
-	return ls;
-}
-
 /* ---- the whole queue ('sbucket forecast') ------------------------------- */
 
 sbw_limits_t *sbw_limits_queue(sbc_cluster_t *lv,
@@ -792,7 +572,6 @@ sbw_limits_t *sbw_limits_queue(sbc_cluster_t *lv,
 		return NULL;
 	}
 	ls->lv = lv;
-	ls->start = -1;
 	if (!(ls->info = calloc(lv->njobs + 1, sizeof(*ls->info))) ||
 	    !(ls->lim_by = sb_strmap_create())) {
 		sbwl_oom();
@@ -838,11 +617,6 @@ int sbw_limits_need(sbw_limits_t *ls, const sbc_job_t *j, int64_t *need)
 	return 0;
 }
 
-sb_limit_plan_t *sbw_limits_plan(sbw_limits_t *ls)
-{
-	return sbw_limits_plan_ends(ls, NULL, NULL);
-}
-
 sb_limit_plan_t *sbw_limits_plan_ends(sbw_limits_t *ls,
 				      int64_t (*end)(const sbc_job_t *,
 						     void *), void *arg)
@@ -877,20 +651,6 @@ const char *sbw_limits_what(const sbw_limits_t *ls, size_t k)
 	return k < ls->nlim ? ls->lim[k].what : NULL;
 }
 
-size_t sbw_limits_holders(const sbw_limits_t *ls, size_t k,
-			  const sbc_job_t **jobs, size_t max)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < ls->nuse; i++)
-		if (ls->use[i].lim == k && !ls->use[i].ahead) {
-			if (n < max)
-				jobs[n] = ls->use[i].job;
-			n++;
-		}
-	return n;
-}
-
 void sbw_limits_free(sbw_limits_t *ls)
 {
 	size_t i;
@@ -912,9 +672,4 @@ void sbw_limits_free(sbw_limits_t *ls)
 	free(ls);
 }
 
-int sbw_limits_start(const sbw_limits_t *ls, int64_t *start)
-{
-	*start = ls->start;
-	return ls->start < 0 ? 1 : 0;
-}
 

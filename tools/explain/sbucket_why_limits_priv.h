@@ -2,8 +2,8 @@
  * sbucket_why_limits_priv.h - what the parts of 'sbucket why's limits
  * share: the limits of the plan and their uses (sbucket_why_limits.c),
  * over what slurmctld shows of licences, QOS and associations
- * (sbucket_cluster_limits.h), read by the output
- * (sbucket_why_limits_print.c).
+ * (sbucket_cluster_limits.h), read by the explanation of a job
+ * (sbucket_explain.c) and 'sbucket why''s text of it.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -36,25 +36,19 @@ typedef struct {
 	char *tres;		/* cpu, mem, gres/gpu, jobs, licence name */
 	int64_t limit, shown_use;
 	int64_t held;		/* by the running jobs we saw */
-	int64_t need;		/* the job explained needs */
-	int64_t allows;		/* earliest start it allows the job, -1 */
 } sbwl_lim_t;
 
+/* A running job's units of a limit, held until its end. */
 typedef struct {
 	const sbc_job_t *job;
 	size_t lim;
 	int64_t units, end;	/* end: SB_TIME_INFINITE without a limit */
-	int64_t start;		/* ahead: planned start, -1 never */
-	bool ahead;
 } sbwl_use_t;
 
 struct sbwl_jinfo;
 
 struct sbw_limits {
 	sbc_cluster_t *lv;
-	const sbc_job_t *j;
-	const char *reason;
-	sbw_reason_kind_t kind;
 	sbc_limits_t sl;	/* what slurmctld shows */
 	sbwl_lim_t *lim;
 	size_t nlim, caplim;
@@ -62,8 +56,6 @@ struct sbw_limits {
 	sbwl_use_t *use;
 	size_t nuse, capuse;
 	struct sbwl_jinfo *info;	/* per job of lv, what the walks read */
-	int64_t start;		/* the limits' planned start, -1 */
-	char why[256];
 };
 
 

@@ -139,6 +139,14 @@ const char *sbw_base_reason(const sbw_model_t *m, const sbc_job_t *j,
 	return sb_base_reason(&f);
 }
 
+void sbw_verdict(const sbw_model_t *m, const sbc_job_t *j, sbw_verdict_t *v)
+{
+	v->base = sbw_base_reason(m, j, true);
+	v->base_now = sbw_base_reason(m, j, false);
+	v->path = v->base_now || !j->have_req ? NULL :
+		sb_place_ineligible(&j->req.req, m->policy);
+}
+
 /* Backfill's order (job_scheduler.c sort_job_queue2()): jobs in a
  * reservation, PriorityTier, priority, then job id. */
 int sbw_before(const sbc_cluster_t *lv, const sbc_job_t *a,

@@ -53,6 +53,22 @@ int sbw_model_reserved(sbw_model_t *m, const sbc_job_t *j);
 const char *sbw_base_reason(const sbw_model_t *m, const sbc_job_t *j,
 			    bool will_run);
 
+/* select/bucket's decision on a job, as the plugin makes it. */
+typedef struct {
+	const char *base;	/* why its base places it in WILL_RUN
+				 * (backfill's plan), NULL: select/bucket */
+	const char *base_now;	/* ... when it starts (outside WILL_RUN) */
+	const char *path;	/* select/bucket places it node by node:
+				 * why (place.h), NULL: over buckets */
+} sbw_verdict_t;
+
+/*
+ * select/bucket's verdict on @j, whose request (j->req) is built: the one
+ * place why and forecast compute it, so that a common/ decision
+ * function can take its place. O(R + running jobs + the request).
+ */
+void sbw_verdict(const sbw_model_t *m, const sbc_job_t *j, sbw_verdict_t *v);
+
 /* Backfill's order (job_scheduler.c sort_job_queue2()): jobs in a
  * reservation, PriorityTier, priority, then job id. Is @a before @b? */
 int sbw_before(const sbc_cluster_t *lv, const sbc_job_t *a, const sbc_job_t *b);

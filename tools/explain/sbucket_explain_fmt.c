@@ -1,6 +1,6 @@
 /*
- * sbucket_why_fmt.c - times and JSON as 'sbucket why' prints them (see
- * sbucket_why_fmt.h).
+ * sbucket_explain_fmt.c - times and JSON as the explanations print them
+ * (see sbucket_explain_fmt.h).
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -12,9 +12,9 @@
 #include <time.h>
 
 #include "sb_time.h"
-#include "sbucket_why_fmt.h"
+#include "sbucket_explain_fmt.h"
 
-void sbw_fmt_time(int64_t t, char *buf, size_t len)
+void sbx_time(int64_t t, char *buf, size_t len)
 {
 	time_t tt = (time_t) t;
 	struct tm tm;
@@ -32,7 +32,7 @@ void sbw_fmt_time(int64_t t, char *buf, size_t len)
 }
 
 /* "in 4 min 54 s", "2 h 3 min ago", "now" */
-void sbw_fmt_rel(int64_t t, int64_t now, char *buf, size_t len)
+void sbx_rel(int64_t t, int64_t now, char *buf, size_t len)
 {
 	int64_t d = t >= now ? t - now : now - t;
 	char v[48];
@@ -59,7 +59,7 @@ void sbw_fmt_rel(int64_t t, int64_t now, char *buf, size_t len)
 	snprintf(buf, len, t >= now ? "in %s" : "%s ago", v);
 }
 
-void sbw_jstr(const char *s)
+void sbx_jstr(const char *s)
 {
 	if (!s) {
 		fputs("null", stdout);
@@ -79,7 +79,7 @@ void sbw_jstr(const char *s)
 	putchar('"');
 }
 
-void sbw_jtime(int64_t t)
+void sbx_jtime(int64_t t)
 {
 	if (t < 0 || t == SB_TIME_INFINITE)
 		fputs("null", stdout);
