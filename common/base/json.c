@@ -666,6 +666,31 @@ int sb_json_array_next(sb_json_reader_t *r)
 	return _next(r, '[');
 }
 
+int sb_json_peek(sb_json_reader_t *r)
+{
+	int c;
+
+	if (r->failed) {
+		errno = EINVAL;
+		return -1;
+	}
+	switch ((c = _blanks(r))) {
+	case '{': return SB_JSON_OBJECT;
+	case '[': return SB_JSON_ARRAY;
+	case '"': return SB_JSON_STRING;
+	case 't': case 'f': return SB_JSON_BOOL;
+	case 'n': return SB_JSON_NULL;
+	default:
+		if (c == '-' || (c >= '0' && c <= '9'))
+			return SB_JSON_NUMBER;
+		if (!r->failed)
+			_fail(r, EINVAL, c < 0 ? "a value expected, the input "
+			      "ends" : "not a JSON value");
+		errno = EINVAL;
+		return -1;
+	}
+}
+
 int sb_json_skip(sb_json_reader_t *r)
 {
 	if (r->failed) {

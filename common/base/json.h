@@ -29,6 +29,7 @@
  *   sb_json_reader_destroy        O(1)
  *   sb_json_object_begin / array_begin / object_next / array_next
  *                                 O(1) + the blanks and key read
+ *   sb_json_peek                  O(1) + the blanks
  *   sb_json_skip, sb_json_value   O(n) of the value
  *   sb_json_end                   O(n) of what follows
  *   sb_json_error                 O(1)
@@ -98,6 +99,13 @@ int sb_json_object_next(sb_json_reader_t *r, const char **key);
 /* The next element of the array entered last: 1 with the reader at it
  * (to be read as above), 0 at the array's end (left), -1. */
 int sb_json_array_next(sb_json_reader_t *r);
+
+/*
+ * The type of the value that comes next, without reading it (blanks
+ * before it are): an sb_json_type_t, or -1 (EINVAL: the input ends, or
+ * no value starts there; a failed reader).
+ */
+int sb_json_peek(sb_json_reader_t *r);
 
 /* Read the next value and forget it: 0 or -1. */
 int sb_json_skip(sb_json_reader_t *r);

@@ -160,12 +160,14 @@ START_TEST(test_walk)
 		int got = 0, rc;
 
 		ck_assert_ptr_nonnull(r);
+		ck_assert_int_eq(sb_json_peek(r), SB_JSON_OBJECT);
 		ck_assert_int_eq(sb_json_object_begin(r), 0);
 		while ((rc = sb_json_object_next(r, &key)) == 1) {
 			if (strcmp(key, "jobs")) {
 				ck_assert_int_eq(sb_json_skip(r), 0);
 				continue;
 			}
+			ck_assert_int_eq(sb_json_peek(r), SB_JSON_ARRAY);
 			ck_assert_int_eq(sb_json_array_begin(r), 0);
 			while ((rc = sb_json_array_next(r)) == 1) {
 				sb_json_t *j = sb_json_value(r);

@@ -262,3 +262,57 @@ sbc_job_t *sbc_job(sbc_cluster_t *c, const char *id)
 	}
 	return NULL;
 }
+
+static int _job_check(const sbc_cluster_t *c, const sbc_job_t *j)
+{
+	bool runs = j->state == SBC_RUNNING || j->state == SBC_SUSPENDED;
+	size_t k;
+
+	if (!j->id || !*j->id || strspn(j->id, "0123456789") !=
+	    strlen(j->id) || !j->name || !j->state_name || !j->user ||
+	    !j->reason || j->part < -1 || j->part >= (int) c->nparts ||
+	    j->resv < -1 || j->resv >= (int) c->nresv || !j->node_cpus ||
+	    (j->max_nodes && j->max_nodes < j->min_nodes) ||
+	    runs != (j->nodes != NULL) ||
+	    (j->nodes && sb_bitmap_size(j->nodes) != c->cl.n) ||
+	    (j->nlic && !j->lic) || (j->lic_or && j->nlic) ||
+	    (j->array_task && !j->array_job_id) || j->time_limit < 0)
+		return -1;
+	for (k = 0; k < j->nlic; k++)
+		if (!j->lic[k].name || j->lic[k].count < 0)
+			return -1;
+	return 0;
+}
+
+int sbc_check(const sbc_cluster_t *c)
+{
+	size_t i;
+
+	if (!c) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (!c->cl.n || c->cl.nindexed != c->cl.n)
+		goto bad;
+	for (i = 0; i < c->cl.n; i++)
+		if (sb_node_check(&c->cl.nodes[i]) < 0)
+			goto bad;
+	for (i = 1; i < c->cl.n; i++)
+		if (strcmp(c->cl.nodes[c->cl.by_name[i - 1]].name,
+			   c->cl.nodes[c->cl.by_name[i]].name) >= 0)
+			goto bad;
+	for (i = 0; i < c->nparts; i++)
+		if (!c->parts[i].name || !c->parts[i].max_time)
+			goto bad;
+	for (i = 0; i < c->nresv; i++)
+		if (!c->resv[i].name || !c->resv[i].nodes ||
+		    sb_bitmap_size(c->resv[i].nodes) != c->cl.n)
+			goto bad;
+	for (i = 0; i < c->njobs; i++)
+		if (_job_check(c, &c->jobs[i]) < 0)
+			goto bad;
+	return 0;
+bad:
+	errno = EFAULT;
+	return -1;
+}

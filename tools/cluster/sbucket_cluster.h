@@ -55,6 +55,7 @@
  *   sbc_job_scheduler  O(one record)
  *   sbc_leading_number O(length)
  *   sbc_fini           O(N + J + R)
+ *   sbc_check          O(N + J + R)
  */
 #ifndef SBUCKET_CLUSTER_H
 #define SBUCKET_CLUSTER_H
@@ -204,6 +205,16 @@ int sbc_read(sbc_cluster_t *c);
 int sbc_request(sbc_cluster_t *c, sbc_job_t *j);
 
 void sbc_fini(sbc_cluster_t *c);
+
+/*
+ * Verify what sbc_read() made: nodes (each one's invariants, the name
+ * index), partitions and reservations named, and every job: its strings
+ * there (id digits only), its partition, reservation and node set within
+ * the cluster, a node set exactly for the running and suspended ones,
+ * its licences counted, its node counts and CPUs sane. 0, or -1 with
+ * errno EFAULT (EINVAL for NULL). O(N + J + R).
+ */
+int sbc_check(const sbc_cluster_t *c);
 
 /*
  * The weighted priority factors of every pending job, from 'sprio -h -o'.

@@ -322,9 +322,12 @@ int sbc__job_add(sbc_cluster_t *c, sbc__jobs_ctx_t *ctx,
 	j->priority = raw->priority;
 	j->part = sbc__part_index(c, raw->partition);
 	j->min_nodes = raw->min_nodes;
-	/* scontrol shows a running job's count only */
+	/* scontrol shows a running job's count only; a maximum below the
+	 * minimum (no Slurm prints one) is none */
 	j->max_nodes = j->state == SBC_PENDING ? raw->max_nodes :
 		raw->min_nodes;
+	if (j->max_nodes && j->max_nodes < j->min_nodes)
+		j->max_nodes = j->min_nodes;
 	cpt = raw->cpus_per_task ? raw->cpus_per_task : 1;
 	/* what it asked for: a pending job's NumCPUs; once running, that is
 	 * what it got (whole nodes), so its tasks tell */

@@ -35,6 +35,7 @@
  *   sbc_proc_read    O(n) bytes read, waiting for the command
  *   sbc_proc_finish  O(the rest of the output) + the wait
  *   sbc_run, sbc_run_quiet  O(output)
+ *   sbc_run_source   O(1)
  */
 #ifndef SBUCKET_CLUSTER_RUN_H
 #define SBUCKET_CLUSTER_RUN_H
@@ -113,5 +114,16 @@ int sbc_run(sbc_cmd_t cmd, const char *const *args,
 int sbc_run_quiet(sbc_cmd_t cmd, const char *const *args,
 		  int (*fn)(void *arg, char *line, size_t len), void *arg,
 		  char *err, size_t errlen);
+
+/*
+ * The commands' output from memory, for the fuzz targets of the readers
+ * (testsuite/fuzz/fuzz_cluster_*.c): while @fn is set (NULL: unset), no
+ * command runs; @fn answers for each, with the bytes of its standard
+ * output (*@len of them, to outlive the reading) or NULL for a command
+ * that fails ("failed" its message).
+ */
+typedef const char *(*sbc_source_fn)(sbc_cmd_t cmd, const char *const *args,
+				     size_t *len);
+void sbc_run_source(sbc_source_fn fn);
 
 #endif /* SBUCKET_CLUSTER_RUN_H */
