@@ -33,7 +33,7 @@
 static void _usage(FILE *f)
 {
 	fprintf(f,
-"Usage: sbucket forecast [-u USER] [-p PARTITION] [-A ACCOUNT] [--json]\n"
+"Usage: sbucket forecast [-u USER] [-p PARTITION] [-A ACCOUNT] [-j]\n"
 "                        [--chart=FILE] [--no-history | --history-days=N]\n"
 "\n"
 "Plan every pending job of the running cluster at once, as conservative\n"
@@ -53,10 +53,12 @@ static void _usage(FILE *f)
 "its prediction ends at its limit) and each job's likely start is\n"
 "printed beside the planned one.\n"
 "\n"
-"  -u USER       only USER's jobs (the plan still holds every job)\n"
-"  -p PARTITION  only jobs of PARTITION\n"
-"  -A ACCOUNT    only jobs of ACCOUNT\n"
-"  --json        a JSON array, one object per job\n"
+"  -u, --user=USER          only USER's jobs (the plan still holds every\n"
+"                           job)\n"
+"  -p, --partition=PARTITION  only jobs of PARTITION\n"
+"  -A, --account=ACCOUNT    only jobs of ACCOUNT\n"
+"  -j, --json    JSON: {\"schema_version\":1, \"now\":T, \"jobs\":[...]},\n"
+"                one job's object a line (sbucket(1), JSON)\n"
 "  --chart=FILE  also draw the plan as a node x time SVG chart into FILE\n"
 "                (running jobs from now, then the jobs shown, coloured by\n"
 "                user, as 'sbucket chart' draws)\n"
@@ -295,30 +297,44 @@ int sbucket_forecast_main(int argc, char **argv)
 {
 	_filter_t flt = { NULL, NULL, NULL };
 	const char *chart = NULL, *days_arg = NULL;
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "no-history", no_argument, NULL, 'n' },
+		{ "history-days", required_argument, NULL, 'd' },
+		{ "chart", required_argument, NULL, 'c' },
+		{ "user", required_argument, NULL, 'u' },
+		{ "partition", required_argument, NULL, 'p' },
+		{ "account", required_argument, NULL, 'A' },
+		{ NULL, 0, NULL, 0 }
+	};
 	bool json = false, history = true;
-	int i, rc, days = SBF_HISTORY_DAYS;
+	int c, rc, days = SBF_HISTORY_DAYS;
 	sbf_likely_t l;
 	sbf_plan_t p;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], **dst = NULL;
+	sbucket_getopt_start();
+	while ((c = sbucket_getopt(CMD, argc, argv, "hju:p:A:", longopts)) !=
+	       -1) {
+		const char **dst = NULL, *opt = NULL;
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		switch (c) {
+		case 'h':
 			_usage(stdout);
 			return SBUCKET_EXIT_OK;
-		} else if (!strcmp(a, "--json")) {
+		case 'j':
 			json = true;
 			continue;
-		} else if (!strcmp(a, "--no-history")) {
+		case 'n':
 			history = false;
 			continue;
-		} else if (!strncmp(a, "--history-days=", 15)) {
+		case 'd':
 			if (days_arg)
 				return sbucket_usage_error(CMD,
 							   "--history-days",
-							   a + 15,
+							   optarg,
 							   "given twice");
-			days_arg = a + 15;
+			days_arg = optarg;
 			if (sbf_history_days(days_arg, &days) < 0)
 				return sbucket_usage_error(CMD,
 							   "--history-days",
@@ -326,42 +342,43 @@ int sbucket_forecast_main(int argc, char **argv)
 							   "is not a number of "
 							   "days (1-3650)");
 			continue;
-		} else if (!strncmp(a, "--chart=", 8)) {
-			if (!a[8])
+		case 'c':
+			if (!*optarg)
 				return sbucket_usage_error(CMD, "--chart",
 							   NULL,
 							   "needs a file");
-			if (chart)
-				return sbucket_usage_error(CMD, "--chart",
-							   a + 8,
-							   "given twice");
-			chart = a + 8;
-			continue;
-		} else if (!strcmp(a, "--chart")) {
 			dst = &chart;
-		} else if (!strcmp(a, "-u")) {
+			opt = "--chart";
+			break;
+		case 'u':
 			dst = &flt.user;
-		} else if (!strcmp(a, "-p")) {
+			opt = "-u";
+			break;
+		case 'p':
 			dst = &flt.part;
-		} else if (!strcmp(a, "-A")) {
+			opt = "-p";
+			break;
+		case 'A':
 			dst = &flt.account;
-		} else {
-			const char *ops[1];
-			int nops = 0;
-
-			/* no operands: an unknown option or one too many */
-			return sbucket_operand(CMD, a, ops, &nops, 0);
+			opt = "-A";
+			break;
+		default:
+			return SBUCKET_EXIT_USAGE;
 		}
-		if (i + 1 >= argc)
-			return sbucket_usage_error(CMD, a, NULL,
-						   "needs a value");
-		if (!argv[i + 1][0] || argv[i + 1][0] == '-')
-			return sbucket_usage_error(CMD, a, argv[i + 1],
+		if (c != 'c' && (!optarg[0] || optarg[0] == '-'))
+			return sbucket_usage_error(CMD, opt, optarg,
 						   "is not a name");
 		if (*dst)
-			return sbucket_usage_error(CMD, a, argv[i + 1],
+			return sbucket_usage_error(CMD, opt, optarg,
 						   "given twice");
-		*dst = argv[++i];
+		*dst = optarg;
+	}
+	if (optind < argc) {
+		const char *ops[1];
+		int nops = 0;
+
+		/* no operands: one too many */
+		return sbucket_operand(CMD, argv[optind], ops, &nops, 0);
 	}
 	if (days_arg && !history)
 		return sbucket_usage_error(CMD, "--history-days", days_arg,

@@ -47,6 +47,7 @@
 #include "will_run.h"
 
 #define PROG "sbucket"
+#define CMD "why"
 
 static void _usage(FILE *f)
 {
@@ -67,7 +68,9 @@ static void _usage(FILE *f)
 "planned again with run times predicted from the users' completed jobs\n"
 "in accounting, as 'sbucket forecast' prints it.\n"
 "\n"
-"  --json      one JSON object instead of text\n"
+"  -j, --json  JSON instead of text: {\"schema_version\":1, \"now\":T,\n"
+"              \"job\":{...}, \"details\":{...}}, the job's object the one\n"
+"              'sbucket forecast --json' prints (sbucket(1), JSON)\n"
 "  --no-history      no likely start (sacct is not run)\n"
 "  --history-days=N  the completed jobs of the last N days (default 14)\n"
 "  -h, --help  this text\n"
@@ -920,53 +923,58 @@ static void _json(const _expl_t *e)
 
 int sbucket_why_main(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "no-history", no_argument, NULL, 'n' },
+		{ "history-days", required_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 }
+	};
 	const char *id = NULL, *days_arg = NULL;
 	bool json = false, history = true;
-	int days = SBF_HISTORY_DAYS;
+	int days = SBF_HISTORY_DAYS, nids = 0, c;
 	sbw_model_t m;
 	_expl_t e;
 	int i, rc = SBUCKET_EXIT_INPUT;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+	sbucket_getopt_start();
+	while ((c = sbucket_getopt(CMD, argc, argv, "hj", longopts)) != -1) {
+		switch (c) {
+		case 'h':
 			_usage(stdout);
 			return SBUCKET_EXIT_OK;
-		} else if (!strcmp(argv[i], "--json")) {
+		case 'j':
 			json = true;
-		} else if (!strcmp(argv[i], "--no-history")) {
+			break;
+		case 'n':
 			history = false;
-		} else if (!strncmp(argv[i], "--history-days=", 15)) {
-			days_arg = argv[i] + 15;
-			if (sbf_history_days(days_arg, &days) < 0) {
-				char sh[200];
-
-				fprintf(stderr, PROG ": --history-days '%s' "
-					"is not a number of days (1-3650)\nTry "
-					"'sbucket why --help'.\n",
-					sb_shown(sh, sizeof(sh), days_arg));
-				return SBUCKET_EXIT_USAGE;
-			}
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, PROG ": unknown option '%s'\nTry "
-				"'sbucket why --help'.\n", argv[i]);
+			break;
+		case 'd':
+			if (days_arg)
+				return sbucket_usage_error(CMD,
+							   "--history-days",
+							   optarg,
+							   "given twice");
+			days_arg = optarg;
+			if (sbf_history_days(days_arg, &days) < 0)
+				return sbucket_usage_error(CMD,
+							   "--history-days",
+							   days_arg,
+							   "is not a number of "
+							   "days (1-3650)");
+			break;
+		default:
 			return SBUCKET_EXIT_USAGE;
-		} else if (id) {
-			fprintf(stderr, PROG ": one JOBID only ('%s')\nTry "
-				"'sbucket why --help'.\n", argv[i]);
-			return SBUCKET_EXIT_USAGE;
-		} else {
-			id = argv[i];
 		}
 	}
-	if (!id) {
-		fprintf(stderr, PROG ": no JOBID\nTry 'sbucket why --help'.\n");
-		return SBUCKET_EXIT_USAGE;
-	}
-	if (days_arg && !history) {
-		fprintf(stderr, PROG ": --history-days goes with no "
-			"--no-history\nTry 'sbucket why --help'.\n");
-		return SBUCKET_EXIT_USAGE;
-	}
+	for (i = optind; i < argc; i++)
+		if (sbucket_operand(CMD, argv[i], &id, &nids, 1))
+			return SBUCKET_EXIT_USAGE;
+	if (!id)
+		return sbucket_usage_error(CMD, NULL, NULL, "no JOBID");
+	if (days_arg && !history)
+		return sbucket_usage_error(CMD, "--history-days", days_arg,
+					   "goes with no --no-history");
 	memset(&m, 0, sizeof(m));
 	memset(&e, 0, sizeof(e));
 	e.m = &m;
