@@ -94,13 +94,18 @@ AC_DEFUN([SB_SLURM], [
   dnl 5. The series: one the tree tests (build-aux/slurm-series). What
   dnl the plugins need of it is asked trait by trait (sb_slurm_traits.m4).
   sb_series=`printf '%d.%02d' $((sb_hdr_ver >> 16)) $(((sb_hdr_ver >> 8) & 255))`
-  AC_MSG_CHECKING([whether slurm-buckets is tested on Slurm $sb_series])
+  AC_MSG_CHECKING([whether slurm-buckets supports Slurm $sb_hdr_str])
   sb_known=`"$srcdir/build-aux/slurm-series" list 2>/dev/null`
   AS_IF([test "x$sb_known" = x],
     [AC_MSG_RESULT([unknown])
      AC_MSG_ERROR([cannot read the supported Slurm series from $srcdir/build-aux/slurm-series])])
   AS_CASE([" $sb_known "],
-    [*" $sb_series "*], [AC_MSG_RESULT([yes])],
+    [*" $sb_series "*],
+    [sb_tested=`"$srcdir/build-aux/slurm-series" version "$sb_series" 2>/dev/null`
+     AS_IF([test "x`"$srcdir/build-aux/slurm-series" source "$sb_series" 2>/dev/null`" = xsite],
+       [sb_how="tested where a site's tarball is given"],
+       [sb_how="tested on every change"])
+     AC_MSG_RESULT([yes: the series $sb_series, $sb_how (last on $sb_tested)])],
     [AC_MSG_RESULT([no])
      AC_MSG_ERROR([Slurm $sb_hdr_str is of the series $sb_series, which slurm-buckets does not support (supported: $sb_known)])])
 

@@ -1,7 +1,8 @@
 #!/bin/bash
-# t30-upgrade-walk - a site's upgrades through every series of the chroot
-# (build-aux/slurm-series chroot: 24.11 -> 25.05 -> 25.11 -> 26.05, each
-# hop within Slurm's three releases back) with select/bucket and
+# t30-upgrade-walk - a site's upgrades through the series of the chroot
+# (build-aux/slurm-series chroot: 24.11 -> 26.05, and 25.05 and 25.11 on
+# the way where a site's tarball built them; each hop within Slurm's
+# three releases back) with select/bucket and
 # priority/bucket, in place: a 24.11 cluster (Debian 13's daemons, our
 # plugins built for 24.11) with accounting has usage recorded, a job
 # running and one pending; at each hop slurmdbd, slurmctld and every
@@ -14,6 +15,8 @@
 # (nothing of ours). Runs on the last series (SB_SLURM=26.05); the
 # plugins of the others come from build/SERIES (built by this test when
 # missing; their Slurm must be there: SB_SLURM=SERIES ./quickstart deps).
+# A series tested only with a site's tarball (build-aux/slurm-series
+# site) that is not built here is left out of the walk, said in a line.
 #
 # sb-live: long (about 20 s on 26.05, the walk 10 s of it; minutes when
 #   it builds the older series' plugins)
@@ -35,6 +38,7 @@ sys_path=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 declare -A prefix plugins
 prefix[$last]=$SB_SLURM_PREFIX
 plugins[$last]=${SB_PLUGIN_DIR:?the plugins built for $last}
+hops=
 for s in ${walk% *}; do
 	if [ "$("$top/build-aux/slurm-series" from "$s")" = debian ]; then
 		p=/usr
@@ -42,13 +46,19 @@ for s in ${walk% *}; do
 		p=$("$top/build-aux/slurm-build" -q "$s" prefix 2>/dev/null) || p=
 	fi
 	if [ -z "$p" ] || [ "$(sb_series_of "$p")" != "$s" ]; then
+		if [ "$("$top/build-aux/slurm-series" source "$s")" = site ]; then
+			echo "# Slurm $s is not built here (a site's tarball: SB_SLURM_TARBALL): the walk goes past it"
+			continue
+		fi
 		echo "skip 1 - no Slurm $s in the chroot (SB_SLURM=$s ./quickstart deps installs or builds it)"
 		exit 0
 	fi
 	prefix[$s]=$p
 	plugins[$s]=$top/build/$s/.plugins
+	hops="$hops $s"
 done
-# Our plugins for them, from this tree (quickstart puts a tarball
+walk="${hops# } $last"
+# Our plugins for them, from this tree (quickstart puts a built
 # series' prefix first in PATH itself; nothing else of Slurm's may be;
 # nor make check's MAKEFLAGS, its jobserver and variables).
 mkdir -p "$top/build"

@@ -9,18 +9,19 @@
 # 25.05, 25.11, 26.05). When it names another series than this machine's
 # slurmctld, the script that sourced the harness runs itself again,
 # unchanged, inside the Debian 13 chroot (build-aux/sb-chroot), at source
-# time. A series built from its release tarball ('build-aux/slurm-series
-# tarball': 25.05, 25.11, 26.05) runs from the prefix build-aux/slurm-build
-# installed it in (SB_SLURM_PREFIX; its bin and sbin go first in PATH),
-# the others from Debian's packages (/usr). The directory tree, /tmp and
+# time. A series built from source ('build-aux/slurm-series built':
+# 26.05 from Debian's source package, 25.05 and 25.11 from a site's
+# tarball) runs from the prefix build-aux/slurm-build installed it in
+# (SB_SLURM_PREFIX; its bin and sbin go first in PATH), the others from
+# Debian's packages (/usr). The directory tree, /tmp and
 # the environment are the same inside. SB_SERIES is the running Slurm's
 # series.
 
-# The prefix of the Slurm SB_SLURM names here: a tarball series' own
+# The prefix of the Slurm SB_SLURM names here: a built series' own
 # (built in the chroot by build-aux/slurm-build), else Debian's /usr.
 _sb_slurm_prefix() {
 	if [ -n "${SB_SLURM:-}" ] && [ -n "${SB_IN_CHROOT:-}" ] &&
-	   [ "$("$SB_TOP_SRCDIR/build-aux/slurm-series" from "$SB_SLURM" 2>/dev/null)" = tarball ]; then
+	   [ "$("$SB_TOP_SRCDIR/build-aux/slurm-series" from "$SB_SLURM" 2>/dev/null)" = built ]; then
 		"$SB_TOP_SRCDIR/build-aux/slurm-build" -q "$SB_SLURM" prefix 2>/dev/null
 		return 0
 	fi
@@ -57,7 +58,7 @@ _sb_enter_series() {
 	[ "$(id -u)" = 0 ] || { echo "not ok 1 - harness: SB_SLURM=$want needs root (chroot)"; exit 1; }
 	"$chroot" create >&2 ||
 		{ echo "not ok 1 - harness: build-aux/sb-chroot create failed"; exit 1; }
-	# (and the tarball a series is built from, for its prefix)
+	# (and a site's tarball a series is built from, for its prefix)
 	binds=(--bind "$SB_TOP_SRCDIR")
 	[[ ${SB_SLURM_DEPS:-} == /* ]] && [ -d "$SB_SLURM_DEPS" ] &&
 		binds+=(--bind "$SB_SLURM_DEPS")
