@@ -40,6 +40,37 @@ static int _bad_field(const char *what, const char *kind, const char *name,
 	return -1;
 }
 
+/*
+ * Every record of 'scontrol show @what -o' (starting with @key) into a
+ * new array *@array of @size-byte elements (zeroed), each made by @fn
+ * from its record; *@count counts those begun, so that a failure leaves
+ * what the caller's sbc_fini() frees. 0, or -1 after one error line.
+ */
+static int _read_all(sbc_cluster_t *c, const char *what, const char *key,
+		     void **array, size_t size, size_t *count,
+		     int (*fn)(sbc_cluster_t *, const sb_record_t *, size_t))
+{
+	sbc__records_t rs;
+	size_t i;
+	int rc = -1;
+
+	if (sbc__records(what, key, &rs) < 0)
+		return -1;
+	if (rs.n && !(*array = calloc(rs.n, size))) {
+		sbc__oom();
+		goto out;
+	}
+	for (i = 0; i < rs.n; i++) {
+		*count = i + 1;
+		if (fn(c, rs.v[i], i) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	sbc__records_free(&rs);
+	return rc;
+}
+
 /* ---- nodes --------------------------------------------------------------- */
 
 /*
@@ -234,25 +265,8 @@ static int _part(sbc_cluster_t *c, const sb_record_t *r, size_t i)
 
 int sbc__read_parts(sbc_cluster_t *c)
 {
-	sbc__records_t rs;
-	size_t i;
-	int rc = -1;
-
-	if (sbc__records("partition", "PartitionName", &rs) < 0)
-		return -1;
-	if (rs.n && !(c->parts = calloc(rs.n, sizeof(*c->parts)))) {
-		sbc__oom();
-		goto out;
-	}
-	for (i = 0; i < rs.n; i++) {
-		c->nparts = i + 1;
-		if (_part(c, rs.v[i], i) < 0)
-			goto out;
-	}
-	rc = 0;
-out:
-	sbc__records_free(&rs);
-	return rc;
+	return _read_all(c, "partition", "PartitionName", (void **) &c->parts,
+			 sizeof(*c->parts), &c->nparts, _part);
 }
 
 int sbc__part_index(const sbc_cluster_t *c, const char *name)
@@ -316,23 +330,6 @@ static int _resv(sbc_cluster_t *c, const sb_record_t *r, size_t i)
 
 int sbc__read_resv(sbc_cluster_t *c)
 {
-	sbc__records_t rs;
-	size_t i;
-	int rc = -1;
-
-	if (sbc__records("res", "ReservationName", &rs) < 0)
-		return -1;
-	if (rs.n && !(c->resv = calloc(rs.n, sizeof(*c->resv)))) {
-		sbc__oom();
-		goto out;
-	}
-	for (i = 0; i < rs.n; i++) {
-		c->nresv = i + 1;
-		if (_resv(c, rs.v[i], i) < 0)
-			goto out;
-	}
-	rc = 0;
-out:
-	sbc__records_free(&rs);
-	return rc;
+	return _read_all(c, "res", "ReservationName", (void **) &c->resv,
+			 sizeof(*c->resv), &c->nresv, _resv);
 }

@@ -429,11 +429,25 @@ void sbx_fini(sbx_t *e)
 
 /* ---- printing ------------------------------------------------------------ */
 
-static void _jnodes(const sbc_cluster_t *c, const sb_bitmap_t *b)
+/* ,"@key":VALUE for a string, a time, a node set (NULL: null). */
+static void _js(const char *key, const char *v)
+{
+	printf(",\"%s\":", key);
+	sbx_jstr(v);
+}
+
+static void _jt(const char *key, int64_t t)
+{
+	printf(",\"%s\":", key);
+	sbx_jtime(t);
+}
+
+static void _jn(const sbc_cluster_t *c, const char *key,
+		const sb_bitmap_t *b)
 {
 	char *hl = b ? sbw_hostlist(c, b) : NULL;
 
-	sbx_jstr(hl);
+	_js(key, hl);
 	free(hl);
 }
 
@@ -456,42 +470,29 @@ static void _json_waits(const sbc_cluster_t *c, const sbx_t *e)
 		switch (w->kind) {
 		case SBX_RUNNING:
 		case SBX_PLANNED:
-			printf(",\"job_id\":");
-			sbx_jstr(w->id);
-			printf(",\"nodes\":");
-			_jnodes(c, w->nodes);
-			printf(",\"end\":");
-			sbx_jtime(w->at);
+			_js("job_id", w->id);
+			_jn(c, "nodes", w->nodes);
+			_jt("end", w->at);
 			break;
 		case SBX_RESV:
-			printf(",\"name\":");
-			sbx_jstr(w->id);
-			printf(",\"nodes\":");
-			_jnodes(c, w->nodes);
-			printf(",\"end\":");
-			sbx_jtime(w->at);
+			_js("name", w->id);
+			_jn(c, "nodes", w->nodes);
+			_jt("end", w->at);
 			break;
 		case SBX_OWN_RESV:
-			printf(",\"name\":");
-			sbx_jstr(w->id);
-			printf(",\"start\":");
-			sbx_jtime(w->at);
+			_js("name", w->id);
+			_jt("start", w->at);
 			break;
 		case SBX_LIMIT:
-			printf(",\"limit\":");
-			sbx_jstr(w->id);
+			_js("limit", w->id);
 			break;
 		case SBX_DEP:
-			printf(",\"type\":");
-			sbx_jstr(w->type);
-			printf(",\"job_id\":");
-			sbx_jstr(w->id);
-			printf(",\"at\":");
-			sbx_jtime(w->at);
+			_js("type", w->type);
+			_js("job_id", w->id);
+			_jt("at", w->at);
 			break;
 		case SBX_BEGIN:
-			printf(",\"at\":");
-			sbx_jtime(w->at);
+			_jt("at", w->at);
 			break;
 		}
 		putchar('}');
@@ -511,30 +512,24 @@ static void _json_limits(const sbf_plan_t *p, const sbx_t *e)
 
 		printf("%s{\"limit\":", i ? "," : "");
 		sbx_jstr(l->what);
-		printf(",\"reason\":");
-		sbx_jstr(l->reason);
-		printf(",\"scope\":");
-		sbx_jstr(l->scope);
-		printf(",\"owner\":");
-		sbx_jstr(l->owner);
-		printf(",\"of\":");
-		sbx_jstr(l->who);
-		printf(",\"tres\":");
-		sbx_jstr(l->tres);
+		_js("reason", l->reason);
+		_js("scope", l->scope);
+		_js("owner", l->owner);
+		_js("of", l->who);
+		_js("tres", l->tres);
 		printf(",\"total\":%" PRId64 ",\"in_use\":%" PRId64
-		       ",\"needed\":%" PRId64 ",\"allows\":", l->limit,
-		       l->shown_use, e->limits[i].need);
-		sbx_jtime(e->limits[i].allows);
+		       ",\"needed\":%" PRId64, l->limit, l->shown_use,
+		       e->limits[i].need);
+		_jt("allows", e->limits[i].allows);
 		n = sbx_holders(p, e->limits[i].k, h, units, ends,
 				SBX_MAX_HOLDERS);
 		printf(",\"holders\":[");
 		for (k = 0; k < n && k < SBX_MAX_HOLDERS; k++) {
 			printf("%s{\"job_id\":", k ? "," : "");
 			sbx_jstr(h[k]->id);
-			printf(",\"user\":");
-			sbx_jstr(h[k]->user);
-			printf(",\"units\":%" PRId64 ",\"end\":", units[k]);
-			sbx_jtime(ends[k]);
+			_js("user", h[k]->user);
+			printf(",\"units\":%" PRId64, units[k]);
+			_jt("end", ends[k]);
 			putchar('}');
 		}
 		printf("],\"holders_more\":%zu}", n > SBX_MAX_HOLDERS ?
@@ -549,27 +544,18 @@ void sbx_json(const sbc_cluster_t *c, const sbf_plan_t *p, const sbx_t *e)
 
 	printf("{\"job_id\":");
 	sbx_jstr(j->id);
-	printf(",\"user\":");
-	sbx_jstr(j->user);
-	printf(",\"account\":");
-	sbx_jstr(j->account);
-	printf(",\"partition\":");
-	sbx_jstr(j->part >= 0 ? c->parts[j->part].name : NULL);
-	printf(",\"priority\":%" PRIu32 ",\"state\":", j->priority);
-	sbx_jstr(j->state == SBC_PENDING ? "pending" : j->state ==
-		 SBC_SUSPENDED ? "suspended" : "running");
-	printf(",\"reason\":");
-	sbx_jstr(j->reason);
-	printf(",\"placed_by\":");
-	sbx_jstr(e->placed_by);
-	printf(",\"start\":");
-	sbx_jtime(e->start);
-	printf(",\"end\":");
-	sbx_jtime(e->end);
-	printf(",\"nodes\":");
-	_jnodes(c, e->nodes);
-	printf(",\"no_start\":");
-	sbx_jstr(e->no_start[0] ? e->no_start : NULL);
+	_js("user", j->user);
+	_js("account", j->account);
+	_js("partition", j->part >= 0 ? c->parts[j->part].name : NULL);
+	printf(",\"priority\":%" PRIu32, j->priority);
+	_js("state", j->state == SBC_PENDING ? "pending" : j->state ==
+	    SBC_SUSPENDED ? "suspended" : "running");
+	_js("reason", j->reason);
+	_js("placed_by", e->placed_by);
+	_jt("start", e->start);
+	_jt("end", e->end);
+	_jn(c, "nodes", e->nodes);
+	_js("no_start", e->no_start[0] ? e->no_start : NULL);
 	printf(",\"waits_for\":");
 	_json_waits(c, e);
 	printf(",\"waits_more\":%zu,\"limits\":", e->more);
@@ -577,14 +563,10 @@ void sbx_json(const sbc_cluster_t *c, const sbf_plan_t *p, const sbx_t *e)
 		_json_limits(p, e);
 	else
 		printf("[]");
-	printf(",\"likely_start\":");
-	sbx_jtime(e->likely_start);
-	printf(",\"likely_end\":");
-	sbx_jtime(e->likely_end);
-	printf(",\"likely_basis\":");
-	sbx_jstr(e->likely ? e->likely_basis : NULL);
-	printf(",\"squeue_start\":");
-	sbx_jtime(j->state == SBC_PENDING ? j->start : -1);
+	_jt("likely_start", e->likely_start);
+	_jt("likely_end", e->likely_end);
+	_js("likely_basis", e->likely ? e->likely_basis : NULL);
+	_jt("squeue_start", j->state == SBC_PENDING ? j->start : -1);
 	putchar('}');
 }
 

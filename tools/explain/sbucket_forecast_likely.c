@@ -16,6 +16,7 @@
 #include "decimal.h"
 #include "sb_time.h"
 #include "sbucket_forecast_likely.h"
+#include "sbucket.h"
 #include "sbucket_explain_fmt.h"
 #include "slurm_text.h"
 #include "sbucket_cluster_run.h"
@@ -36,6 +37,19 @@ int sbf_history_days(const char *v, int *days)
 	if (sb_decimal_in(v, 1, SBF_HISTORY_DAYS_MAX, &d) < 0)
 		return -1;
 	*days = (int) d;
+	return 0;
+}
+
+int sbf_history_option(const char *cmd, const char *v, const char **seen,
+		       int *days)
+{
+	if (*seen)
+		return sbucket_usage_error(cmd, "--history-days", v,
+					   "given twice");
+	*seen = v;
+	if (sbf_history_days(v, days) < 0)
+		return sbucket_usage_error(cmd, "--history-days", v,
+					   "is not a number of days (1-3650)");
 	return 0;
 }
 

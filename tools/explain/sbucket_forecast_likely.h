@@ -112,6 +112,14 @@ void sbf_likely_running(const sbf_likely_t *l, const sbc_cluster_t *lv,
  * *@days unchanged. O(length of v). */
 int sbf_history_days(const char *v, int *days);
 
+/*
+ * --history-days=@v of subcommand @cmd (why, forecast): into *@days,
+ * *@seen set to @v. 0, or SBUCKET_EXIT_USAGE after one usage error
+ * (given twice, not a number of days). O(length of v).
+ */
+int sbf_history_option(const char *cmd, const char *v, const char **seen,
+		       int *days);
+
 /* Release what @l holds (its plan, history and predictions); a zeroed
  * @l is fine. O(jobs + history). */
 void sbf_likely_fini(sbf_likely_t *l);

@@ -329,18 +329,8 @@ int sbucket_forecast_main(int argc, char **argv)
 			history = false;
 			continue;
 		case 'd':
-			if (days_arg)
-				return sbucket_usage_error(CMD,
-							   "--history-days",
-							   optarg,
-							   "given twice");
-			days_arg = optarg;
-			if (sbf_history_days(days_arg, &days) < 0)
-				return sbucket_usage_error(CMD,
-							   "--history-days",
-							   days_arg,
-							   "is not a number of "
-							   "days (1-3650)");
+			if (sbf_history_option(CMD, optarg, &days_arg, &days))
+				return SBUCKET_EXIT_USAGE;
 			continue;
 		case 'c':
 			if (!*optarg)
