@@ -2,7 +2,8 @@
 # t29-select-prefer - a job's preferred features (--bucket-prefer, Maui's
 # PREF) in a live slurmctld: preferred nodes while they are free, others
 # when they are not, a constraint before a preference, unknown features
-# refused at submit, and PREF in a PriorityF expression.
+# refused at submit (but not by srun inside a job: its step takes the
+# job's nodes), and PREF in a PriorityF expression.
 #
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
@@ -59,6 +60,15 @@ out=$(sbatch -N1 --bucket-prefer='fast|big' -o /dev/null --wrap true 2>&1)
 sb_check "--bucket-prefer='fast|big' (not a list of names): refused at submit" \
 	grep -q -- "--bucket-prefer=fast|big: not a feature list" <<<"$out"
 sb_check_eq "... neither reached the queue" "" squeue -h -o %i
+# inside an allocation srun runs a step on the job's nodes: its choices
+# change nothing, and it asks slurmctld for no node table to check them
+sbatch --wait -N1 -o "$SB_DIR/jobs/step.out" \
+	--wrap 'srun --bucket-prefer=turbo true; echo "srun exit $?"' >/dev/null
+sb_check "srun --bucket-prefer=turbo inside a job: the step runs" \
+	grep -qx "srun exit 0" "$SB_DIR/jobs/step.out"
+sb_check "... with one line saying the choice is for a job" \
+	grep -q -- "--bucket-prefer: a step of job [0-9]* runs on the job's nodes" \
+	"$SB_DIR/jobs/step.out"
 
 # PREF in PriorityF: 4 CPUs beat 2 unless the job prefers what the
 # 2-CPU nodes have (2 + 10*1 = 12 > 4).
