@@ -2,14 +2,15 @@
 # t29-select-prefer - a job's preferred features (--bucket-prefer, Maui's
 # PREF) in a live slurmctld: preferred nodes while they are free, others
 # when they are not, a constraint before a preference, unknown features
-# refused at submit, and PREF in a PriorityF expression. Then what a job
-# may choose is slurmctld's to decide (issue #49): a job submitted
-# through libslurm with its control environment set by hand (no sbatch,
-# no SPANK plugin) has its BUCKET_PREFER and BUCKET_POLICY ignored, with
-# a log line, where bucket.conf does not allow them, and honoured where
-# it does, per partition; hostile values are bounded and shown on one
-# line. Last, 'scontrol update' of a node's Weight and Features is
-# followed by the very next placement. (These two parts over linear only.)
+# refused at submit (but not by srun inside a job: its step takes the
+# job's nodes), and PREF in a PriorityF expression. Then what a job may
+# choose is slurmctld's to decide (issue #49): a job submitted through
+# Slurm's API with its control environment set by hand (no sbatch, no
+# SPANK plugin) has its BUCKET_PREFER and BUCKET_POLICY ignored, with a
+# log line, where bucket.conf does not allow them, and honoured where it
+# does, per partition; hostile values are bounded and shown on one line.
+# Last, 'scontrol update' of a node's Weight and Features is followed by
+# the very next placement. (These two parts over linear only.)
 #
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
@@ -69,6 +70,15 @@ out=$(sbatch -N1 --bucket-prefer='fast|big' -o /dev/null --wrap true 2>&1)
 sb_check "--bucket-prefer='fast|big' (not a list of names): refused at submit" \
 	grep -q -- "--bucket-prefer=fast|big: not a feature list" <<<"$out"
 sb_check_eq "... neither reached the queue" "" squeue -h -o %i
+# inside an allocation srun runs a step on the job's nodes: its choices
+# change nothing, and it asks slurmctld for no node table to check them
+sbatch --wait -N1 -o "$SB_DIR/jobs/step.out" \
+	--wrap 'srun --bucket-prefer=turbo true; echo "srun exit $?"' >/dev/null
+sb_check "srun --bucket-prefer=turbo inside a job: the step runs" \
+	grep -qx "srun exit 0" "$SB_DIR/jobs/step.out"
+sb_check "... with one line saying the choice is for a job" \
+	grep -q -- "--bucket-prefer: a step of job [0-9]* runs on the job's nodes" \
+	"$SB_DIR/jobs/step.out"
 
 # PREF in PriorityF: 4 CPUs beat 2 unless the job prefers what the
 # 2-CPU nodes have (2 + 10*1 = 12 > 4).
@@ -96,7 +106,7 @@ fi
 # ---- slurmctld decides what a job may choose (issue #49) -----------------------
 # A job's choices reach slurmctld in its control environment, which any
 # submitter sets: submit_env (testsuite/live/submit_env.c) does it
-# through libslurm, without sbatch or the SPANK plugin.
+# through Slurm's API, without sbatch or the SPANK plugin.
 SUBMIT_ENV=$SB_TOP_BUILDDIR/testsuite/live/submit_env
 [ -x "$SUBMIT_ENV" ] ||
 	make -s -C "$SB_TOP_BUILDDIR" testsuite/live/submit_env >/dev/null 2>&1

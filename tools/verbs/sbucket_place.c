@@ -205,39 +205,68 @@ int sbucket_place_main(int argc, char **argv)
 	char id[SB_SHOWN_BUF];
 	size_t j;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "policy", required_argument, NULL, 'P' },
+		{ "priorityf", required_argument, NULL, 'f' },
+		{ "path", required_argument, NULL, 'p' },
+		{ "base", required_argument, NULL, 'b' },
+		{ "noheader", no_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+	sbucket_getopt_start();
+	while ((c = sbucket_getopt("place", argc, argv, "h", longopts)) != -1) {
+		switch (c) {
+		case 'h':
 			_usage(stdout);
 			return SBUCKET_EXIT_OK;
-		} else if (!strncmp(a, "--config=", 9)) {
-			conf_path = a + 9;
-		} else if (!strncmp(a, "--policy=", 9)) {
-			policy = a + 9;
-		} else if (!strncmp(a, "--priorityf=", 12)) {
-			priorityf = a + 12;
-		} else if (!strcmp(a, "--path=auto")) {
-			path = SB_PATH_AUTO;
+		case 'c':
+			conf_path = optarg;
+			break;
+		case 'P':
+			policy = optarg;
+			break;
+		case 'f':
+			priorityf = optarg;
+			break;
+		case 'p':
+			if (!strcmp(optarg, "auto"))
+				path = SB_PATH_AUTO;
+			else if (!strcmp(optarg, "bucket"))
+				path = SB_PATH_BUCKET;
+			else if (!strcmp(optarg, "node"))
+				path = SB_PATH_NODE;
+			else
+				return sbucket_usage_error("place", "--path",
+							   optarg, "not auto, "
+							   "bucket or node");
 			path_set = true;
-		} else if (!strcmp(a, "--path=bucket")) {
-			path = SB_PATH_BUCKET;
-			path_set = true;
-		} else if (!strcmp(a, "--path=node")) {
-			path = SB_PATH_NODE;
-			path_set = true;
-		} else if (!strcmp(a, "--base=linear") ||
-			   !strcmp(a, "--base=select/linear")) {
-			base = 0;
-		} else if (!strcmp(a, "--base=cons_tres") ||
-			   !strcmp(a, "--base=select/cons_tres")) {
-			base = 1;
-		} else if (!strcmp(a, "--noheader")) {
+			break;
+		case 'b':
+			if (!strcmp(optarg, "linear") ||
+			    !strcmp(optarg, "select/linear"))
+				base = 0;
+			else if (!strcmp(optarg, "cons_tres") ||
+				 !strcmp(optarg, "select/cons_tres"))
+				base = 1;
+			else
+				return sbucket_usage_error("place", "--base",
+							   optarg, "not linear "
+							   "or cons_tres");
+			break;
+		case 'n':
 			header = 0;
-		} else if (sbucket_operand("place", a, files, &nfiles, 2)) {
+			break;
+		default:
 			return SBUCKET_EXIT_USAGE;
 		}
 	}
+	for (i = optind; i < argc; i++)
+		if (sbucket_operand("place", argv[i], files, &nfiles, 2))
+			return SBUCKET_EXIT_USAGE;
 	if (nfiles != 2)
 		return sbucket_cmd_error("place",
 					 "expected NODES_FILE and JOBS_FILE");

@@ -6,8 +6,10 @@
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Both are checked where the job is submitted, each refusal one error
- * line naming the option and the value: a policy that does not exist,
+ * Both are checked where the job is submitted (not by srun inside an
+ * allocation, whose step runs on the job's nodes: it says so in one line
+ * and asks slurmctld nothing), each refusal one error line naming the
+ * option and the value: a policy that does not exist,
  * or (when the submit host can read bucket.conf next to its slurm.conf)
  * one that no partition's AllowJobPolicies lists; a feature list that
  * does not parse, names a feature no node has (asked of slurmctld), or
@@ -75,6 +77,19 @@ static sb_bucket_conf_t *_conf(int remote, char *path, size_t len)
 	return sb_bucket_conf_load(path, err, sizeof(err));
 }
 
+/*
+ * The job srun runs a step of, when it runs inside an allocation
+ * (SLURM_JOB_ID, which salloc and sbatch set for it), else NULL.
+ */
+static const char *_allocation(void)
+{
+	const char *id = getenv("SLURM_JOB_ID");
+
+	if (!id || !*id)
+		id = getenv("SLURM_JOBID");
+	return (id && *id) ? id : NULL;
+}
+
 static int _opt_cb(int val, const char *optarg, int remote)
 {
 	char path[PATH_MAX], err[SB_BUCKET_CONF_ERRLEN];
@@ -99,7 +114,10 @@ static int _prefer_cb(int val, const char *optarg, int remote)
 	size_t pos = 0;
 	int rc;
 
-	rc = sb_bucket_conf_prefer_option(c, path, optarg, err, sizeof(err));
+	/* srun's step inside an allocation chooses nothing (below) */
+	rc = ((spank_context() == S_CTX_LOCAL) && _allocation()) ? 0 :
+		sb_bucket_conf_prefer_option(c, path, optarg, err,
+					     sizeof(err));
 	sb_bucket_conf_free(c);
 	if (rc < 0) {
 		slurm_error("%s", err);
@@ -238,10 +256,24 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 {
 	spank_context_t ctx = spank_context();
+	const char *job;
 	spank_err_t rc;
 
 	if ((ctx != S_CTX_ALLOCATOR) && (ctx != S_CTX_LOCAL))
 		return 0;
+	/* a step takes its job's nodes: nothing to choose, nor to check
+	 * against slurmctld's node table */
+	if ((ctx == S_CTX_LOCAL) && (prefer.nprefer || policy[0]) &&
+	    (job = _allocation())) {
+		char shown[SB_SHOWN_BUF];
+
+		slurm_info("%s: a step of job %s runs on the job's nodes; "
+			   "the choice is for a job (sbatch, salloc, or srun "
+			   "outside an allocation)", prefer.nprefer ?
+			   PREFER_OPT : OPT,
+			   sb_shown(shown, sizeof(shown), job));
+		return 0;
+	}
 	if (prefer.nprefer &&
 	    ((_prefer_check() < 0) || (_prefer_pass_on(sp) < 0)))
 		return -1;
