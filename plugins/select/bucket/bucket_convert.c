@@ -355,6 +355,14 @@ static const char *_part_name(const job_record_t *job_ptr)
 	return job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL;
 }
 
+/* "not allowed in partition P (KEY in FILE)" into @why. */
+static void _not_allowed(char *why, size_t len, const char *part,
+			 const char *key)
+{
+	snprintf(why, len, "not allowed in partition %s (%s in %s)",
+		 part ? part : "(none)", key, bucket_conf_file());
+}
+
 /*
  * The job's BUCKET_PREFER when its partition allows preferences and the
  * value is not too long (whether it parses is the decision's: verdict
@@ -370,8 +378,7 @@ static const char *_prefer(const job_record_t *job_ptr)
 			       &too_long)))
 		return NULL;
 	if (!sb_bucket_conf_job_prefer(bucket_conf, part)) {
-		snprintf(why, sizeof(why), "not allowed in partition %s (AllowJobPreferences in %s)",
-			 part ? part : "(none)", bucket_conf_file());
+		_not_allowed(why, sizeof(why), part, "AllowJobPreferences");
 		_choice_ignored(job_ptr, CHOICE_PREFER, value, why);
 		return NULL;
 	}
@@ -467,13 +474,12 @@ static const sb_policy_t *_policy(bucket_facts_t *bf)
 				       &bf->job_policy))
 		return &bf->job_policy;
 	if (!too_long && (errno == EPERM))
-		snprintf(why, sizeof(why), "not allowed in partition %s (AllowJobPolicies in %s); using %s",
-			 part ? part : "(none)", bucket_conf_file(),
-			 sb_policy_name(cluster->kind));
+		_not_allowed(why, sizeof(why), part, "AllowJobPolicies");
 	else
-		snprintf(why, sizeof(why), "no such policy%s; using %s",
-			 too_long ? " (longer than any policy name)" : "",
-			 sb_policy_name(cluster->kind));
+		snprintf(why, sizeof(why), "no such policy%s",
+			 too_long ? " (longer than any policy name)" : "");
+	snprintf(why + strlen(why), sizeof(why) - strlen(why), "; using %s",
+		 sb_policy_name(cluster->kind));
 	_choice_ignored(job_ptr, CHOICE_POLICY, name, why);
 	return cluster;
 }
