@@ -10,10 +10,11 @@
  * config record, which 'scontrol update NodeName=... Weight=' changes and
  * slurmctld's own node sets read: node_record_t's weight keeps
  * slurm.conf's); its speed from bucket.conf; its state from slurmctld's
- * node bitmaps at the moment of the decision. Features and node counts of a job are not converted:
- * slurmctld has already cut the bitmap it passes to the nodes with the
- * job's features (and calls once per "[a*2&b*4]" count), so the request
- * is one chunk of whole nodes with the job's per-node minimums.
+ * node bitmaps at the moment of the decision. Features and node counts
+ * of a job are not converted: slurmctld has already cut the bitmap it
+ * passes to the nodes with the job's features (and calls once per
+ * "[a*2&b*4]" count), so the request is one chunk of whole nodes with
+ * the job's per-node minimums.
  *
  * A job_test() call becomes the decision's facts here and nowhere else
  * (convert_job_facts(), common/time/select_decide.h): everything
