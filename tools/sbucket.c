@@ -27,6 +27,8 @@ static const struct {
 	  "when each pending job of the running cluster starts, and why" },
 	{ "chart", sbucket_chart_main,
 	  "draw jobs (sacct's or a backfill plan) as a node x time SVG" },
+	{ "replay", sbucket_replay_main,
+	  "replay a workload (SWF log) through the schedulers offline" },
 };
 
 static void _usage(FILE *f)

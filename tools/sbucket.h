@@ -31,6 +31,7 @@ extern sbucket_cmd_f sbucket_backfill_main;
 extern sbucket_cmd_f sbucket_why_main;
 extern sbucket_cmd_f sbucket_chart_main;
 extern sbucket_cmd_f sbucket_forecast_main;
+extern sbucket_cmd_f sbucket_replay_main;
 
 /*
  * The next line of input file @path (line number @line, for the

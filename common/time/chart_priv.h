@@ -1,6 +1,7 @@
 /*
  * chart_priv.h - the chart's layout, shared by chart.c (model, numbers,
- * text) and chart_svg.c (drawing); not part of the API.
+ * text) and chart_svg.c (drawing), and the drawing helpers chart_plot.c
+ * shares; not part of the API.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -19,6 +20,7 @@
 #include <stdint.h>
 
 #include "chart.h"
+#include "strbuf.h"
 
 typedef struct {
 	char *label, *key;
@@ -70,5 +72,30 @@ int sb__chart_name_cmp(const char *a, const char *b);
 /* round(a * b / d), half up, for a, b >= 0 and d > 0, without overflow
  * of the product. */
 int64_t sb__chart_muldiv(int64_t a, int64_t b, int64_t d);
+
+/*
+ * chart_svg.c's drawing helpers, which chart_plot.c draws with too, so
+ * that both kinds of chart look alike: the palette, a coordinate in
+ * tenths of a pixel as "12.3", XML-escaped text, the time axis' tick
+ * step (at most 12 intervals over @span seconds, in @unit seconds or
+ * in the axis' own steps when 0) and a time relative to the axis' start
+ * in its terms ("2h", "1h30m").
+ */
+extern const char *const sb__chart_palette[SB_CHART_COLOURS];
+void sb__chart_add_px(sb_strbuf_t *b, int64_t tenths);
+void sb__chart_add_text(sb_strbuf_t *b, const char *s);
+int64_t sb__chart_tick_step(int64_t span, int64_t unit);
+/* An SVG document's start: the <svg> element of @width x @height, a
+ * white background, @title (when not NULL) as a heading at the top. */
+void sb__chart_svg_head(sb_strbuf_t *b, int64_t width, int64_t height,
+			const char *title);
+/* The legend of @nkeys keys from @y down, swatches of @palette's
+ * colours, wrapping at @width (only measured when @b is NULL); the y
+ * below it. */
+int64_t sb__chart_legend(sb_strbuf_t *b, const char *const *keys,
+			 size_t nkeys, int64_t left, int64_t width, int64_t y,
+			 const char *const *palette);
+void sb__chart_add_axis_time(sb_strbuf_t *b, int64_t rel,
+			     const sb_chart_opts_t *o);
 
 #endif /* SB_CHART_PRIV_H */

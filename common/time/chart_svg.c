@@ -26,7 +26,7 @@
 #define ROW_GAP 4
 #define MAX_TICKS 12
 
-static const char *const _palette[SB_CHART_COLOURS] = {
+const char *const sb__chart_palette[SB_CHART_COLOURS] = {
 	"#a6cee3", "#fdbf6f", "#b2df8a", "#fb9a99", "#cab2d6", "#ffff99",
 	"#80cdc1", "#f4a582", "#bababa", "#c2a5cf", "#d9ef8b", "#92c5de",
 };
@@ -38,14 +38,14 @@ static const int64_t _steps[] = {
 };
 
 /* A tenth-of-pixel coordinate as "12.3". */
-static void _add_px(sb_strbuf_t *b, int64_t tenths)
+void sb__chart_add_px(sb_strbuf_t *b, int64_t tenths)
 {
 	sb_strbuf_addf(b, "%lld.%lld", (long long) (tenths / 10),
 		       (long long) (tenths % 10));
 }
 
 /* Text content, XML-escaped. */
-static void _add_text(sb_strbuf_t *b, const char *s)
+void sb__chart_add_text(sb_strbuf_t *b, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -70,7 +70,7 @@ static int64_t _nice(size_t i)
 }
 
 /* The tick step: the smallest step with at most MAX_TICKS intervals. */
-static int64_t _tick_step(int64_t span, int64_t unit)
+int64_t sb__chart_tick_step(int64_t span, int64_t unit)
 {
 	size_t i;
 
@@ -111,8 +111,8 @@ static void _add_elapsed(sb_strbuf_t *b, int64_t s)
 }
 
 /* A time relative to t0 in the axis' terms: "2h", "2.5h" or "1h30m". */
-static void _add_axis_time(sb_strbuf_t *b, int64_t rel,
-			   const sb_chart_opts_t *o)
+void sb__chart_add_axis_time(sb_strbuf_t *b, int64_t rel,
+			     const sb_chart_opts_t *o)
 {
 	int64_t tenths;
 
@@ -166,13 +166,13 @@ static const char *_colour(const char **keys, size_t nkeys, const char *key)
 		int r = sb__chart_name_cmp(keys[mid], key);
 
 		if (!r)
-			return _palette[mid % SB_CHART_COLOURS];
+			return sb__chart_palette[mid % SB_CHART_COLOURS];
 		if (r < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return _palette[0];	/* not reached: every key is in @keys */
+	return sb__chart_palette[0];	/* not reached: every key is in @keys */
 }
 
 /* "; 4 jobs on 4 nodes, makespan 9h, utilisation 69.44%". */
@@ -182,7 +182,7 @@ static void _add_summary(sb_strbuf_t *b, const sb_chart_stats_t *st,
 	sb_strbuf_addf(b, "%s%zu job%s on %zu node%s, makespan ",
 		       after ? "; " : "", st->jobs, st->jobs == 1 ? "" : "s",
 		       st->nodes, st->nodes == 1 ? "" : "s");
-	_add_axis_time(b, st->makespan, o);
+	sb__chart_add_axis_time(b, st->makespan, o);
 	sb_strbuf_addf(b, ", utilisation %lld.%02lld%%",
 		       (long long) (st->util_bp / 100),
 		       (long long) (st->util_bp % 100));
@@ -202,47 +202,68 @@ static void _add_box(sb_strbuf_t *b, const sb_chart_t *c,
 	int64_t w = x2 - x1 < 10 ? 10 : x2 - x1;
 
 	sb_strbuf_add(b, "<g><title>");
-	_add_text(b, j->label);
+	sb__chart_add_text(b, j->label);
 	if (strcmp(j->key, j->label)) {
 		sb_strbuf_add(b, " (");
-		_add_text(b, j->key);
+		sb__chart_add_text(b, j->key);
 		sb_strbuf_add(b, ")");
 	}
 	sb_strbuf_add(b, " on ");
-	_add_text(b, c->names[c->order[bx->row]]);
+	sb__chart_add_text(b, c->names[c->order[bx->row]]);
 	sb_strbuf_add(b, ": ");
-	_add_axis_time(b, j->start - l->t0, o);
+	sb__chart_add_axis_time(b, j->start - l->t0, o);
 	sb_strbuf_add(b, " to ");
 	if (j->end == SB_TIME_INFINITE)
 		sb_strbuf_add(b, "open end");
 	else
-		_add_axis_time(b, j->end - l->t0, o);
+		sb__chart_add_axis_time(b, j->end - l->t0, o);
 	sb_strbuf_add(b, "</title><rect x=\"");
-	_add_px(b, x1);
+	sb__chart_add_px(b, x1);
 	sb_strbuf_addf(b, "\" y=\"%lld\" width=\"", (long long) y);
-	_add_px(b, w);
+	sb__chart_add_px(b, w);
 	sb_strbuf_addf(b, "\" height=\"%d\" fill=\"%s\" stroke=\"#333333\"%s/>",
 		       LANE_H - 2, fill, j->end == SB_TIME_INFINITE ?
 		       " stroke-dasharray=\"4 2\"" : "");
 	/* The label, when it fits in the box. */
 	if ((int64_t) strlen(j->label) * CHAR_W * 10 + 40 <= w) {
 		sb_strbuf_add(b, "<text x=\"");
-		_add_px(b, x1 + w / 2);
+		sb__chart_add_px(b, x1 + w / 2);
 		sb_strbuf_addf(b, "\" y=\"%lld\" text-anchor=\"middle\">",
 			       (long long) (y + LANE_H / 2 + 3));
-		_add_text(b, j->label);
+		sb__chart_add_text(b, j->label);
 		sb_strbuf_add(b, "</text>");
 	}
 	sb_strbuf_add(b, "</g>\n");
 }
 
+void sb__chart_svg_head(sb_strbuf_t *b, int64_t width, int64_t height,
+			const char *title)
+{
+	sb_strbuf_add(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	sb_strbuf_addf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+		       "width=\"%lld\" height=\"%lld\" "
+		       "viewBox=\"0 0 %lld %lld\" "
+		       "font-family=\"sans-serif\" font-size=\"12\">\n",
+		       (long long) width, (long long) height,
+		       (long long) width, (long long) height);
+	sb_strbuf_add(b, "<rect width=\"100%\" height=\"100%\" "
+		      "fill=\"#ffffff\"/>\n");
+	if (title) {
+		sb_strbuf_addf(b, "<text x=\"%d\" y=\"22\" font-size=\"14\" "
+			       "font-weight=\"bold\">", PAD);
+		sb__chart_add_text(b, title);
+		sb_strbuf_add(b, "</text>\n");
+	}
+}
+
 /*
- * The legend from @y down: a swatch and the key for each key, in rows
- * that wrap at @width. Drawn into @b, or only measured when @b is NULL.
- * Returns the y below it.
+ * The legend from @y down: a swatch of @palette's colour and the key for
+ * each key, in rows that wrap at @width. Drawn into @b, or only measured
+ * when @b is NULL. Returns the y below it.
  */
-static int64_t _legend(sb_strbuf_t *b, const char **keys, size_t nkeys,
-		       int64_t left, int64_t width, int64_t y)
+int64_t sb__chart_legend(sb_strbuf_t *b, const char *const *keys,
+			 size_t nkeys, int64_t left, int64_t width, int64_t y,
+			 const char *const *palette)
 {
 	int64_t x = left;
 	size_t i;
@@ -260,9 +281,9 @@ static int64_t _legend(sb_strbuf_t *b, const char **keys, size_t nkeys,
 				       "fill=\"%s\" stroke=\"#333333\"/>"
 				       "<text x=\"%lld\" y=\"%lld\">",
 				       (long long) x, (long long) y + 4,
-				       _palette[i % SB_CHART_COLOURS],
+				       palette[i % SB_CHART_COLOURS],
 				       (long long) x + 16, (long long) y + 14);
-			_add_text(b, keys[i]);
+			sb__chart_add_text(b, keys[i]);
 			sb_strbuf_add(b, "</text>\n");
 		}
 		x += w;
@@ -308,39 +329,26 @@ char *sb_chart_svg(const sb_chart_t *c, const sb_chart_opts_t *o)
 	/* Below the rows: axis labels, caption, legend. */
 	height = y + 24 + (o->caption || o->summary ? 20 : 0);
 	if (o->legend)
-		height = _legend(NULL, keys, nkeys, left, width, height);
+		height = sb__chart_legend(NULL, keys, nkeys, left, width,
+					  height, sb__chart_palette);
 	height += PAD;
 
-	sb_strbuf_add(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	sb_strbuf_addf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-		       "width=\"%lld\" height=\"%lld\" "
-		       "viewBox=\"0 0 %lld %lld\" "
-		       "font-family=\"sans-serif\" font-size=\"12\">\n",
-		       (long long) width, (long long) height,
-		       (long long) width, (long long) height);
-	sb_strbuf_add(&b, "<rect width=\"100%\" height=\"100%\" "
-		      "fill=\"#ffffff\"/>\n");
-	if (o->title) {
-		sb_strbuf_addf(&b, "<text x=\"%d\" y=\"22\" font-size=\"14\" "
-			       "font-weight=\"bold\">", PAD);
-		_add_text(&b, o->title);
-		sb_strbuf_add(&b, "</text>\n");
-	}
+	sb__chart_svg_head(&b, width, height, o->title);
 	/* Grid lines and tick labels, then the axis. */
-	step = _tick_step(l.t1 - l.t0, o->unit);
+	step = sb__chart_tick_step(l.t1 - l.t0, o->unit);
 	for (t = 0; t <= l.t1 - l.t0; t += step) {
 		x = _x(&l, left, l.t0 + t);
 		sb_strbuf_add(&b, "<line x1=\"");
-		_add_px(&b, x);
+		sb__chart_add_px(&b, x);
 		sb_strbuf_addf(&b, "\" y1=\"%lld\" x2=\"", (long long) top[0]);
-		_add_px(&b, x);
+		sb__chart_add_px(&b, x);
 		sb_strbuf_addf(&b, "\" y2=\"%lld\" stroke=\"#dddddd\"/>\n",
 			       (long long) y + 4);
 		sb_strbuf_add(&b, "<text x=\"");
-		_add_px(&b, x);
+		sb__chart_add_px(&b, x);
 		sb_strbuf_addf(&b, "\" y=\"%lld\" text-anchor=\"middle\">",
 			       (long long) y + 18);
-		_add_axis_time(&b, t, o);
+		sb__chart_add_axis_time(&b, t, o);
 		sb_strbuf_add(&b, "</text>\n");
 	}
 	sb_strbuf_addf(&b, "<line x1=\"%lld\" y1=\"%lld\" x2=\"%lld\" "
@@ -352,7 +360,7 @@ char *sb_chart_svg(const sb_chart_t *c, const sb_chart_opts_t *o)
 			       "text-anchor=\"end\">", (long long) left - PAD,
 			       (long long) (top[r] + (top[r + 1] - ROW_GAP -
 						      top[r]) / 2 + 4));
-		_add_text(&b, c->names[c->order[r]]);
+		sb__chart_add_text(&b, c->names[c->order[r]]);
 		sb_strbuf_add(&b, "</text>\n");
 		for (; i < l.nboxes && l.boxes[i].row == r; i++)
 			_add_box(&b, c, &l, &l.boxes[i], left, top[r],
@@ -364,14 +372,15 @@ char *sb_chart_svg(const sb_chart_t *c, const sb_chart_opts_t *o)
 		sb_strbuf_addf(&b, "<text x=\"%lld\" y=\"%lld\">",
 			       (long long) left, (long long) y + 12);
 		if (o->caption)
-			_add_text(&b, o->caption);
+			sb__chart_add_text(&b, o->caption);
 		if (o->summary)
 			_add_summary(&b, &st, o, o->caption != NULL);
 		sb_strbuf_add(&b, "</text>\n");
 		y += 20;
 	}
 	if (o->legend)
-		_legend(&b, keys, nkeys, left, width, y);
+		sb__chart_legend(&b, keys, nkeys, left, width, y,
+				 sb__chart_palette);
 	sb_strbuf_add(&b, "</svg>\n");
 	svg = sb_strbuf_finish(&b);
 out:

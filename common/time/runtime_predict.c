@@ -212,9 +212,11 @@ static void _from(const _slot_t *s, sb_rt_basis_t basis, int64_t limit,
 	}
 }
 
-int sb_rt_predict(const sb_rt_history_t *h, const char *user,
-		  const char *partition, int64_t time_limit, uint32_t nodes,
-		  sb_rt_pred_t *out)
+/* The prediction of @user's job: from its similar jobs first when
+ * @similar, else (or without them) from the user's jobs of any kind. */
+static int _predict(const sb_rt_history_t *h, bool similar, const char *user,
+		    const char *partition, int64_t time_limit, uint32_t nodes,
+		    sb_rt_pred_t *out)
 {
 	char *k;
 	size_t i;
@@ -229,7 +231,7 @@ int sb_rt_predict(const sb_rt_history_t *h, const char *user,
 	if (!h)
 		return 0;
 	/* a key not built (ENOMEM) is a key not found: no prediction */
-	if ((k = _key(true, user, partition, time_limit, nodes))) {
+	if (similar && (k = _key(true, user, partition, time_limit, nodes))) {
 		i = sb_strmap_get(h->map, k);
 		free(k);
 		if (i != SIZE_MAX && h->slots[i].n) {
@@ -244,6 +246,38 @@ int sb_rt_predict(const sb_rt_history_t *h, const char *user,
 			_from(&h->slots[i], SB_RT_USER, time_limit, out);
 	}
 	return 0;
+}
+
+int sb_rt_predict(const sb_rt_history_t *h, const char *user,
+		  const char *partition, int64_t time_limit, uint32_t nodes,
+		  sb_rt_pred_t *out)
+{
+	return _predict(h, true, user, partition, time_limit, nodes, out);
+}
+
+int sb_rt_predict_user(const sb_rt_history_t *h, const char *user,
+		       int64_t time_limit, sb_rt_pred_t *out)
+{
+	return _predict(h, false, user, NULL, time_limit, 0, out);
+}
+
+int64_t sb_rt_correct(int64_t predicted, int64_t limit, unsigned n)
+{
+	/* Tsafrir, Etsion and Feitelson's steps, in seconds */
+	static const int64_t step[SB_RT_CORRECT_STEPS] = {
+		60, 300, 900, 1800, 3600, 7200, 18000, 36000, 72000,
+		180000, 360000,
+	};
+	int64_t e;
+
+	if (predicted < 1 || limit < predicted || !n) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (n > SB_RT_CORRECT_STEPS)
+		return limit;
+	e = sb_time_add(predicted, step[n - 1]);
+	return e < limit ? e : limit;
 }
 
 int64_t sb_rt_running_end(int64_t start, int64_t limit_end, int64_t runtime,

@@ -21,10 +21,18 @@
  * rounded up to a whole second, at least 1 s, and at most the job's time
  * limit (capped).
  *
+ * Their own predictor, which 'sbucket replay --predict=user2' uses to
+ * reproduce their tables (issue #47), skips the similar jobs: the mean of
+ * the user's last two completed runs of any job (sb_rt_predict_user());
+ * they found it predicted better than "similar" jobs alone.
+ *
  * A running job is predicted to end at its start plus the prediction.
  * Once it has run that long and still runs, the prediction was wrong,
  * and as in Tsafrir et al.'s simplest correction it is raised to the
  * job's limit: its end is the end at its limit. Never after that end.
+ * The correction their tables use raises it step by step instead
+ * (sb_rt_correct()): to the first prediction plus 1, 5, 15 and 30
+ * minutes, 1, 2, 5, 10, 20, 50 and 100 hours, never above the limit.
  *
  * Operations (H runs added, L the length of the names):
  *   sb_rt_history_create   O(1)
@@ -33,7 +41,9 @@
  *   sb_rt_history_count    O(1)
  *   sb_rt_history_check    O(H)
  *   sb_rt_predict          O(L) expected
+ *   sb_rt_predict_user     O(L) expected
  *   sb_rt_running_end      O(1)
+ *   sb_rt_correct          O(1)
  *
  * Errors: -1 with errno; EINVAL (a NULL argument, a negative or infinite
  * elapsed time, a time limit < 1, a negative end), ENOMEM. A failed call
@@ -109,6 +119,30 @@ int sb_rt_history_check(const sb_rt_history_t *h);
 int sb_rt_predict(const sb_rt_history_t *h, const char *user,
 		  const char *partition, int64_t time_limit, uint32_t nodes,
 		  sb_rt_pred_t *out);
+
+/*
+ * As sb_rt_predict(), from the user's last two completed runs of any job
+ * only (Tsafrir et al.'s predictor): basis SB_RT_USER or SB_RT_NONE.
+ * Returns 0, or -1 with errno EINVAL (user or out NULL, time_limit < 1).
+ */
+int sb_rt_predict_user(const sb_rt_history_t *h, const char *user,
+		       int64_t time_limit, sb_rt_pred_t *out);
+
+/* How many steps sb_rt_correct() takes before it gives the limit. */
+#define SB_RT_CORRECT_STEPS 11
+
+/*
+ * The run time of a job first predicted to run @predicted seconds (>= 1)
+ * after its @n-th correction (n >= 1: it has outlived its prediction n
+ * times), with time limit @limit (>= predicted; SB_TIME_INFINITE: none):
+ * predicted plus the n-th of 1, 5, 15, 30 minutes, 1, 2, 5, 10, 20, 50,
+ * 100 hours, at most the limit; the limit once n passes
+ * SB_RT_CORRECT_STEPS. Always more than the run time of correction
+ * n - 1 (predicted itself for n = 1) unless that was the limit already.
+ * Returns it, or -1 with errno EINVAL (predicted < 1, limit < predicted,
+ * n 0).
+ */
+int64_t sb_rt_correct(int64_t predicted, int64_t limit, unsigned n);
 
 /*
  * The predicted end of a job running since @start, whose end at its

@@ -115,6 +115,43 @@ START_TEST(test_running_end)
 }
 END_TEST
 
+START_TEST(test_correct)
+{
+	static const int64_t steps[] = { 60, 300, 900, 1800, 3600, 7200,
+					 18000, 36000, 72000, 180000, 360000 };
+	unsigned n;
+	int64_t prev = 100;
+
+	/* 1, 5, 15, 30 minutes, ... 100 hours over the first prediction */
+	for (n = 1; n <= SB_RT_CORRECT_STEPS; n++) {
+		int64_t e = sb_rt_correct(100, SB_TIME_INFINITE, n);
+
+		ck_assert_int_eq(e, 100 + steps[n - 1]);
+		ck_assert_int_gt(e, prev);
+		prev = e;
+	}
+	/* then the limit (none: infinite) */
+	ck_assert(sb_rt_correct(100, SB_TIME_INFINITE, 12) ==
+		  SB_TIME_INFINITE);
+	ck_assert_int_eq(sb_rt_correct(100, 7200, 12), 7200);
+	/* never above the limit */
+	ck_assert_int_eq(sb_rt_correct(100, 1000, 1), 160);
+	ck_assert_int_eq(sb_rt_correct(100, 1000, 2), 400);
+	ck_assert_int_eq(sb_rt_correct(100, 1000, 3), 1000);
+	ck_assert_int_eq(sb_rt_correct(100, 1000, 9), 1000);
+	ck_assert_int_eq(sb_rt_correct(100, 100, 1), 100);
+	/* bad input */
+	ck_assert_int_eq(sb_rt_correct(0, 100, 1), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(sb_rt_correct(100, 99, 1), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(sb_rt_correct(100, 200, 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(sb_rt_predict_user(NULL, "u", 10, NULL), -1);
+	ck_assert_int_eq(errno, EINVAL);
+}
+END_TEST
+
 /* ---- the oracle: every run kept, searched whole ------------------------ */
 
 #define MAXR 40
@@ -224,6 +261,16 @@ START_TEST(test_random_oracle)
 			SB_REQ_CASE(got.runs[0] == want.runs[0], c);
 			SB_REQ_CASE(got.runs[1] == want.runs[1], c);
 			SB_REQ_CASE(got.capped == want.capped, c);
+			/* the user's runs of any job alone */
+			SB_REQ_CASE(sb_rt_predict_user(h, u, lim, &got) == 0,
+				    c);
+			_oracle(a, u, pt, lim, nn, false, &want);
+			SB_REQ_CASE(got.basis == want.basis, c);
+			SB_REQ_CASE(got.runtime == want.runtime, c);
+			SB_REQ_CASE(got.nruns == want.nruns, c);
+			SB_REQ_CASE(got.runs[0] == want.runs[0], c);
+			SB_REQ_CASE(got.runs[1] == want.runs[1], c);
+			SB_REQ_CASE(got.capped == want.capped, c);
 		}
 		sb_rt_history_destroy(h);
 		free(a);
@@ -260,6 +307,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_hand);
 	tcase_add_test(tc, test_running_end);
+	tcase_add_test(tc, test_correct);
 	tcase_add_test(tc, test_random_oracle);
 	tcase_add_test(tc, test_running_end_oracle);
 	suite_add_tcase(s, tc);

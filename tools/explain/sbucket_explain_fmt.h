@@ -1,6 +1,7 @@
 /*
  * sbucket_explain_fmt.h - times and JSON values as 'sbucket why' and
- * 'sbucket forecast' print them.
+ * 'sbucket forecast' print them ('sbucket replay' prints its JSON strings
+ * through sbx_jstr() too).
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
