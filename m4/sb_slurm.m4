@@ -11,7 +11,8 @@
 # not surface as a refused plugin or a crash in slurmctld.
 #
 # Sets and substitutes: SLURM_CPPFLAGS (public headers), SLURM_SRC_CPPFLAGS
-# (source tree, for slurmctld plugins), SLURM_VERSION_STRING,
+# (source tree, for slurmctld plugins), SLURM_LIBS (libslurmfull, for the
+# live tests' clients; Automake conditional HAVE_LIBSLURM), SLURM_VERSION_STRING,
 # SLURM_VERSION_NUMBER, SLURM_PLUGINDIR; defines SB_SLURM_VERSION.
 
 AC_DEFUN([SB_SLURM], [
@@ -120,6 +121,24 @@ AC_DEFUN([SB_SLURM], [
     done])
   AS_IF([test "x$sb_plugindir" = x],
     [AC_MSG_ERROR([cannot find Slurm's PluginDir (no select_linear.so in the usual places): use --with-slurm-plugindir=DIR])])
+
+  dnl 7. Slurm's client library, for the live tests' own clients of the
+  dnl API (testsuite/live/*.c): optional, the live checks that need one
+  dnl say 'skip' without it. libslurmfull, in the PluginDir, as Slurm's
+  dnl own commands and slurmrestd link: the public libslurm.so exports
+  dnl only slurm_* names, and select/bucket, like any plugin built
+  dnl against Slurm's internal headers, needs the others to load.
+  SLURM_LIBS=
+  sb_save_LDFLAGS=$LDFLAGS
+  LDFLAGS="$LDFLAGS -L$sb_plugindir"
+  AC_CHECK_LIB([slurmfull], [slurm_submit_batch_job],
+    [have_libslurm=yes
+     SLURM_LIBS="-L$sb_plugindir -Wl,-rpath,$sb_plugindir -lslurmfull"],
+    [have_libslurm=no
+     AC_MSG_WARN([no libslurmfull in $sb_plugindir: the live checks that submit through Slurm's API will say 'skip'])])
+  LDFLAGS=$sb_save_LDFLAGS
+  AC_SUBST([SLURM_LIBS])
+  AM_CONDITIONAL([HAVE_LIBSLURM], [test "x$have_libslurm" = xyes])
 
   AC_MSG_NOTICE([building for Slurm $sb_hdr_str: headers of $sb_slurm_src, to load into $sb_slurmctld ($sb_ctld_str), plugins into $sb_plugindir])
   SLURM_SRC_CPPFLAGS="-I$sb_slurm_src -I$sb_slurm_src/src/common"

@@ -268,12 +268,17 @@ static void *sb_fn(void *arg) { return arg; }
     [assoc_mgr_is_user_acct_coord() takes whether the caller holds the user lock],
     [_SB_TRAIT_COMPILES([#include "src/common/assoc_mgr.h"],
       [(void) assoc_mgr_is_user_acct_coord(NULL, 0, NULL, false)])])
+  SB_SLURM_TRAIT([SB_HAVE_SUBMIT_RESPONSE_STEP_ID],
+    [a submission's response names its job by step_id (else job_id): for clients of the public API],
+    [_SB_TRAIT_COMPILES([],
+      [submit_response_msg_t r; (void) r.step_id.job_id])])
 
   dnl the header the compat layer includes (rewritten only when it changes)
   sb_traits_new="/*
  * sb_slurm_traits.h - what the Slurm tree $sb_slurm_src
  * (Slurm $sb_hdr_str) has, as configure found it (m4/sb_slurm_traits.m4).
- * Generated: do not edit. Included by plugins/compat/sb_slurm.h only.
+ * Generated: do not edit. Included by plugins/compat/ only (sb_slurm.h,
+ * sb_slurm_api.h).
  */
 #ifndef SB_SLURM_TRAITS_H
 #define SB_SLURM_TRAITS_H

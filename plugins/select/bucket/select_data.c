@@ -144,9 +144,12 @@ static void _config_pairs(list_t *l)
 				continue;
 			if (!strcmp(line, "NodeName")) {
 				/* "n[1-4] Speed=2" */
-				*eq = '=';
-				_add_pair(l, "NodeSpeed", line +
-					  strlen("NodeName="));
+				_add_pair(l, "NodeSpeed", eq + 1);
+				continue;
+			}
+			if (!strcmp(line, "PartitionName")) {
+				/* "gpu AllowJobPolicies=... AllowJobPreferences=..." */
+				_add_pair(l, "PartitionChoices", eq + 1);
 				continue;
 			}
 			_add_pair(l, line, eq + 1);

@@ -1,0 +1,27 @@
+/*
+ * sb_slurm_api.h - what differs in Slurm's public API (slurm/slurm.h)
+ * between the Slurm trees slurm-buckets builds for, under one set of
+ * names, for programs that are clients of it: the live tests' own
+ * (testsuite/live/submit_env.c). sb_slurm.h does the same for the plugins and
+ * Slurm's internal headers; like it, this tests traits
+ * (sb_slurm_traits.h, m4/sb_slurm_traits.m4), never a version.
+ *
+ * Copyright (C) 2026 The slurm-buckets authors.
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef SB_SLURM_API_H
+#define SB_SLURM_API_H
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+
+#include "sb_slurm_traits.h"
+
+/* The id of the job a submission made, from its submit_response_msg_t. */
+#if SB_HAVE_SUBMIT_RESPONSE_STEP_ID
+#define SB_SUBMIT_JOB_ID(resp) ((resp)->step_id.job_id)
+#else
+#define SB_SUBMIT_JOB_ID(resp) ((resp)->job_id)
+#endif
+
+#endif /* SB_SLURM_API_H */
