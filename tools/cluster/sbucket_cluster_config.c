@@ -102,12 +102,16 @@ static int _line(void *arg, char *line, size_t len)
 		return 0;
 	}
 	if (!strcmp(key, "NodeAllocationPolicy") ||
-	    !strcmp(key, "AllowJobPolicies"))
+	    !strcmp(key, "AllowJobPolicies") ||
+	    !strcmp(key, "AllowJobPreferences"))
 		sb_strbuf_addf(&rd->section, "%s=%s\n", key, val);
 	else if (!strcmp(key, "PriorityF"))
 		sb_strbuf_addf(&rd->section, "PriorityF=\"%s\"\n", val);
 	else if (!strcmp(key, "NodeSpeed"))	/* "n[1-4] Speed=2" */
 		sb_strbuf_addf(&rd->section, "NodeName=%s\n", val);
+	else if (!strcmp(key, "PartitionChoices"))
+		/* "gpu AllowJobPolicies=... AllowJobPreferences=..." */
+		sb_strbuf_addf(&rd->section, "PartitionName=%s\n", val);
 	return 0;
 }
 
