@@ -172,6 +172,35 @@ static int _decide(sb_bucket_set_t *set, const sbi_cluster_t *cl,
 	return 0;
 }
 
+/*
+ * A job's --bucket-prefer that bucket.conf @conf (@conf_path) does not
+ * allow in its partition is dropped, with one note, as slurmctld drops
+ * it (AllowJobPreferences: sb_bucket_conf_job_prefer()).
+ */
+static void _allow_prefer(const sb_bucket_conf_t *conf, const char *conf_path,
+			  const sbi_cluster_t *cl, const char *jobs_path,
+			  size_t line, sbi_job_t *job)
+{
+	sb_request_t *r = &job->req;
+	/* without -p, slurmctld runs the job in the default partition */
+	const char *p = r->partition ? r->partition : cl->default_partition;
+	char id[SB_SHOWN_BUF], part[SB_SHOWN_BUF];
+	size_t k;
+
+	if (!r->nprefer || sb_bucket_conf_job_prefer(conf, p))
+		return;
+	fprintf(stderr, "sbucket: note: %s:%zu: job %s: --bucket-prefer "
+		"ignored: not allowed in partition %s (AllowJobPreferences "
+		"in %s)\n", jobs_path, line,
+		sb_shown(id, sizeof(id), job->jobid),
+		p ? sb_shown(part, sizeof(part), p) : "(none)", conf_path);
+	for (k = 0; k < r->nprefer; k++)
+		free(r->prefer[k]);
+	free(r->prefer);
+	r->prefer = NULL;
+	r->nprefer = 0;
+}
+
 /* The job's nodes are allocated from now on. */
 static void _commit(sbi_cluster_t *cl, sb_bucket_set_t *set,
 		    const sb_placement_t *pl)
@@ -312,6 +341,9 @@ int sbucket_place_main(int argc, char **argv)
 			  &pol, &jobs))
 		goto out;
 	/* Every line is good: from here on only memory can fail. */
+	for (j = 0; conf && j < jobs.n; j++)
+		_allow_prefer(conf, conf_path, &cl, files[1], jobs.line[j],
+			      &jobs.v[j]);
 	if (header)
 		printf("JobId|Nodes|Path|Result\n");
 	for (j = 0; j < jobs.n; j++) {
