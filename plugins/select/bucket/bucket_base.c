@@ -67,9 +67,9 @@ extern const char *base_configured(const sb_bucket_conf_t *conf)
 	const char *params = sb_base_from_slurm_conf();
 
 	if (file && params && xstrcmp(file, params)) {
-		error(BUCKET_PFX "bucket.conf's BaseSelectType=%s and SelectTypeParameters=%s name different base plugins (%s): keep one",
-		      file, select_type_param_string(
-			      slurm_conf.select_type_param), params);
+		/* (no select_type_param_string(): not in libslurm.so) */
+		error(BUCKET_PFX "bucket.conf's BaseSelectType=%s and SelectTypeParameters (which names %s) name different base plugins: keep one",
+		      file, params);
 		return NULL;
 	}
 	if (file)
