@@ -272,6 +272,10 @@ static void *sb_fn(void *arg) { return arg; }
     [a submission's response names its job by step_id (else job_id): for clients of the public API],
     [_SB_TRAIT_COMPILES([],
       [submit_response_msg_t r; (void) r.step_id.job_id])])
+  SB_SLURM_TRAIT([SB_HAVE_NODE_INFO_ALLOC_CPUS],
+    [a node_info_t says its allocated CPUs itself (else slurm_get_select_nodeinfo() asks the select plugin): for clients of the public API],
+    [_SB_TRAIT_COMPILES([],
+      [node_info_t n; (void) n.alloc_cpus])])
 
   dnl the header the compat layer includes (rewritten only when it changes)
   sb_traits_new="/*
