@@ -111,12 +111,14 @@ SB_WEAK(node_record_table_ptr)
 SB_WEAK(config_list)
 SB_WEAK(switch_record_cnt)
 /* functions of slurmctld, or of libslurmfull not aliased slurm_* */
+SB_WEAK(bit_and_not)
 SB_WEAK(bitmap2node_name)
 SB_WEAK(find_node_record)
 SB_WEAK(find_part_record)
 SB_WEAK(gres_job_test)
 SB_WEAK(select_type_param_string)
 SB_WEAK(slurm_preemption_enabled)
+SB_WEAK(valid_feature_counts)
 
 /*
  * info() and debug() prefix plugin messages with "select/bucket:
