@@ -24,6 +24,15 @@
 #define SB_SUBMIT_JOB_ID(resp) ((resp)->job_id)
 #endif
 
+/* Every step of every job into *@resp, as slurm_get_job_steps() does. */
+#if SB_HAVE_GET_JOB_STEPS_STEP_ID
+#define SB_GET_ALL_JOB_STEPS(resp, show_flags) \
+	slurm_get_job_steps(NULL, (resp), (show_flags))
+#else
+#define SB_GET_ALL_JOB_STEPS(resp, show_flags) \
+	slurm_get_job_steps((time_t) 0, NO_VAL, NO_VAL, (resp), (show_flags))
+#endif
+
 /*
  * The CPUs of the node @node (a node_info_t *) that jobs hold, into the
  * uint16_t *@cpus: SLURM_SUCCESS or SLURM_ERROR. Where the node's select

@@ -71,8 +71,7 @@ static int _steps(void)
 	char name[32];
 	uint32_t i;
 
-	if (slurm_get_job_steps((time_t) 0, NO_VAL, NO_VAL, &msg,
-				SHOW_ALL) != SLURM_SUCCESS)
+	if (SB_GET_ALL_JOB_STEPS(&msg, SHOW_ALL) != SLURM_SUCCESS)
 		return _fail("slurm_get_job_steps");
 	for (i = 0; i < msg->job_step_count; i++) {
 		job_step_info_t *s = &msg->job_steps[i];
