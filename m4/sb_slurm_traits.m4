@@ -272,6 +272,14 @@ static void *sb_fn(void *arg) { return arg; }
     [a submission's response names its job by step_id (else job_id): for clients of the public API],
     [_SB_TRAIT_COMPILES([],
       [submit_response_msg_t r; (void) r.step_id.job_id])])
+  SB_SLURM_TRAIT([SB_HAVE_NODE_INFO_ALLOC_CPUS],
+    [a node_info_t says its allocated CPUs itself (else slurm_get_select_nodeinfo() asks the select plugin): for clients of the public API],
+    [_SB_TRAIT_COMPILES([],
+      [node_info_t n; (void) n.alloc_cpus])])
+  SB_SLURM_TRAIT([SB_HAVE_GET_JOB_STEPS_STEP_ID],
+    [slurm_get_job_steps() takes a slurm_step_id_t * (NULL: every step), not an update time, job id and step id: for clients of the public API],
+    [_SB_TRAIT_COMPILES([],
+      [job_step_info_response_msg_t *r; (void) slurm_get_job_steps((slurm_step_id_t *) 0, &r, 0)])])
 
   dnl the header the compat layer includes (rewritten only when it changes)
   sb_traits_new="/*

@@ -19,11 +19,8 @@
  * with Slurm's error on stderr.
  *
  * Public API only (slurm/slurm.h, through plugins/compat/sb_slurm_api.h
- * for what differs between Slurm series), linked with libslurmfull as Slurm's
- * own commands and slurmrestd are: the public libslurm.so exports only
- * slurm_* names, which select/bucket (built against Slurm's internal
- * headers) does not restrict itself to, so a client of it cannot load the
- * cluster's SelectType.
+ * for what differs between Slurm series), linked with the public
+ * libslurm.so as any client of the API is.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -8,7 +8,9 @@
 # places and one the base places (-w) it gives the path and the reason the
 # plugin itself logged (DebugFlags=SelectType). Jobs with hostile names
 # (Key=value text, a newline, quotes, 1,024 characters) change nothing
-# sbucket reads, from squeue's JSON or from scontrol's text.
+# sbucket reads, from squeue's JSON or from scontrol's text. A client
+# of the public libslurm.so (list_public) lists the same jobs, steps and
+# nodes as squeue and scontrol: select/bucket loads into it.
 #
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
@@ -196,6 +198,33 @@ sb_check "sbucket why E: the base placed it, as it names its node" \
 	grep -Eq "^Placed by:  select/(linear|cons_tres), select/bucket's base: the job names nodes it must get" <<<"$out"
 sb_check "... for the reason the plugin logged (required_nodes)" \
 	grep -Eq "JobId=$e RUN_NOW: select/(linear|cons_tres) decides \(required_nodes\)" "$LOG"
+
+# A client of Slurm's public libslurm.so (a site's program, pyslurm),
+# not of libslurmfull as Slurm's own commands: reading jobs or nodes
+# loads select/bucket into it where select data travel with them (22.05
+# and 24.11), to unpack them. It lists what squeue and scontrol list:
+# ours (A, C), the base's (E), pending and held jobs, steps, allocated
+# CPUs (asked of the select plugin there). Before, 22.05's died of it:
+# "fatal: Can't find plugin for select/bucket".
+LIST_PUBLIC=$SB_TOP_BUILDDIR/testsuite/live/list_public
+if [ ! -x "$LIST_PUBLIC" ]; then
+	echo "skip $((SB_NCHECK += 1)) - no $LIST_PUBLIC (built with the check programs where configure finds libslurm.so): a client of the public API is not tested"
+else
+	_public() { "$LIST_PUBLIC" "$1" | sort; }
+	sb_check_eq "a libslurm.so client lists every job, as squeue" \
+		"$(squeue -h -t all -o '%i %N' | sort)" _public jobs
+	sb_check_eq "... every step, as squeue -s" \
+		"$(squeue -h -s -o '%i %N' | sort)" _public steps
+	sb_check_eq "... every node's allocated CPUs, as scontrol" \
+		"$(scontrol -o show node | sort |
+			sed -n 's/^NodeName=\([^ ]*\) .*CPUAlloc=\([0-9]*\).*/\1 \2/p')" \
+		_public nodes
+	if sb_slurm_has SB_HAVE_SELECT_DATA; then
+		sb_check "... with select/bucket loaded into it" sh -c \
+			"LD_DEBUG=files '$LIST_PUBLIC' nodes 2>&1 >/dev/null |
+			grep -q 'calling init: [^ ]*/select_bucket\.so'"
+	fi
+fi
 
 # not select/bucket: said plainly
 scancel "$a" "$b" "$c" "$d" "$e" "${hostile[@]}"

@@ -135,7 +135,7 @@ sb_check "reconfigure: preferences in partition open only, MINRESOURCE too" \
 	_bucket_conf AllowJobPreferences=NO \
 	"PartitionName=open AllowJobPolicies=MINRESOURCE AllowJobPreferences=YES"
 if [ ! -x "$SUBMIT_ENV" ]; then
-	echo "skip $((SB_NCHECK += 1)) - no $SUBMIT_ENV (built with the check programs where configure finds libslurmfull): choices set through the API are not tested"
+	echo "skip $((SB_NCHECK += 1)) - no $SUBMIT_ENV (built with the check programs where configure finds libslurm.so): choices set through the API are not tested"
 else
 sb_check_eq "API, partition debug, BUCKET_PREFER=big: ignored -> a1" a1 \
 	_api_place BUCKET_PREFER=big

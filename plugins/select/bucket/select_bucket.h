@@ -81,20 +81,44 @@
 #include "will_run.h"
 
 /*
- * slurmctld's own globals. Every Slurm program that loads the select
- * plugins loads this one (sinfo, squeue, srun, slurmd): weak references
- * let them, and there they are NULL and never used (only slurmctld
- * builds buckets). Functions resolve lazily, when slurmctld calls them.
+ * What only slurmctld has, or only libslurmfull exports: weak
+ * references. Every Slurm program that loads the select plugins loads
+ * this one: sinfo, squeue, srun, slurmd, and any program linked with
+ * the public libslurm.so (pyslurm, a site's own client of the API)
+ * that reads jobs or nodes. That library exports only slurm_* names
+ * (sb_slurm.h asks for those); there the data below are NULL and the
+ * functions absent, and only code that runs in slurmctld uses them
+ * (only slurmctld builds buckets). A strong reference to data that a
+ * program lacks fails dlopen() itself, lazy binding or not, and
+ * with it the program ("Can't find plugin for select/bucket");
+ * testsuite/build/b05 checks that every strong one is in libslurm.so.
  */
-extern list_t *job_list __attribute__((weak));
-extern list_t *part_list __attribute__((weak));
-extern list_t *resv_list __attribute__((weak));
-extern time_t last_resv_update __attribute__((weak));
-extern time_t last_node_update __attribute__((weak));
-extern time_t last_job_update __attribute__((weak));
-extern bitstr_t *avail_node_bitmap __attribute__((weak));
-extern bitstr_t *idle_node_bitmap __attribute__((weak));
-extern bitstr_t *SB_POWER_DOWN_BITMAP __attribute__((weak));
+#define SB_WEAK_(x) _Pragma(#x)
+#define SB_WEAK(sym) SB_WEAK_(weak sym)
+/* slurmctld's data */
+SB_WEAK(job_list)
+SB_WEAK(part_list)
+SB_WEAK(resv_list)
+SB_WEAK(last_resv_update)
+SB_WEAK(last_node_update)
+SB_WEAK(last_job_update)
+SB_WEAK(avail_node_bitmap)
+SB_WEAK(idle_node_bitmap)
+SB_WEAK(SB_POWER_DOWN_BITMAP)
+/* libslurmfull's node table */
+SB_WEAK(node_record_count)
+SB_WEAK(node_record_table_ptr)
+SB_WEAK(config_list)
+SB_WEAK(switch_record_cnt)
+/* functions of slurmctld, or of libslurmfull not aliased slurm_* */
+SB_WEAK(bit_and_not)
+SB_WEAK(bitmap2node_name)
+SB_WEAK(find_node_record)
+SB_WEAK(find_part_record)
+SB_WEAK(gres_job_test)
+SB_WEAK(select_type_param_string)
+SB_WEAK(slurm_preemption_enabled)
+SB_WEAK(valid_feature_counts)
 
 /*
  * info() and debug() prefix plugin messages with "select/bucket:
