@@ -158,10 +158,13 @@ for path in json text; do
 		sb_check "why (json): the job named 'x UserId=root(0) ... NodeList=n[1-64]' is a held pending job" \
 			grep -q "^Job ${hostile[0]} (user root, partition debug, priority 0) is pending (JobHeldUser)" <<<"$out"
 	else
+		# (26.05 prints the name twice in a record: the newline makes
+		# two lines claiming job 999, and the second is noted first as
+		# a JobId named twice; either note says it is not read)
 		sb_check "forecast (text): the records a name could forge are skipped with a note, the others read" \
-			test "$(grep -c '^sbucket: note: job .* is not read: ' "$SB_DIR/fc.err")" = 4
+			test "$(grep -o '^sbucket: note: job [^ ]* is not read: ' "$SB_DIR/fc.err" | sort -u | wc -l)" = 4
 		sb_check "... among them the line the newline made (no job 999)" \
-			grep -q '^sbucket: note: job 999 is not read: squeue lists no such job' "$SB_DIR/fc.err"
+			grep -Eq '^sbucket: note: job 999 is not read: (squeue lists no such job|another record names the same JobId)' "$SB_DIR/fc.err"
 		sb_check "forecast (text): the names with quotes and 1,024 characters are read" \
 			test "$(grep -Ec "^(${hostile[3]}|${hostile[4]}) " <<<"$fc")" = 2
 	fi
