@@ -67,7 +67,7 @@ BEGIN {
 	start = t(now - 10)
 	for (i = 1; i <= run; i++) {
 		lim = 1 + (i * 7919) % 600
-		printf "JobId=%d JobName=r UserId=u%d(%d) GroupId=u(1000) Priority=100 Nice=0 Account=acct QOS=normal JobState=RUNNING Reason=None Dependency=(null) TimeLimit=%s StartTime=%s EndTime=%s Partition=debug ReqNodeList=(null) NodeList=c%d NumNodes=1 NumCPUs=64 NumTasks=1 CPUs/Task=1 TRES=cpu=64,node=1,billing=64 MinCPUsNode=1 MinMemoryNode=0 Features=(null) OverSubscribe=NO Contiguous=0 Licenses=%s\n", i, i % 50, 1000 + i % 50, hms(lim), start, t(now - 10 + lim * 60), i, i <= 4 ? "lic:1" : "(null)"
+		printf "JobId=%d JobName=r UserId=u%d(%d) GroupId=u(1000) Priority=100 Nice=0 Account=acct QOS=normal JobState=RUNNING Reason=None Dependency=(null) Reboot=0 TimeLimit=%s EligibleTime=%s StartTime=%s EndTime=%s Scheduler=Main Partition=debug ReqNodeList=(null) ExcNodeList=(null) NodeList=c%d NumNodes=1 NumCPUs=64 NumTasks=1 CPUs/Task=1 TRES=cpu=64,node=1,billing=64 NtasksPerN:B:S:C=0:0:*:* MinCPUsNode=1 MinMemoryNode=0 MinTmpDiskNode=0 Features=(null) OverSubscribe=NO Contiguous=0 Licenses=%s\n", i, i % 50, 1000 + i % 50, hms(lim), start, start, t(now - 10 + lim * 60), i, i <= 4 ? "lic:1" : "(null)"
 	}
 	for (i = 1; i <= pend; i++) {
 		k = i % 10
@@ -79,12 +79,13 @@ BEGIN {
 			shape = "Reason=Priority NumNodes=1 NumCPUs=2 NumTasks=2 CPUs/Task=1 TRES=cpu=2,node=1,billing=2 Licenses=(null)"
 		else
 			shape = "Reason=Licenses NumNodes=1-1 NumCPUs=1 NumTasks=1 CPUs/Task=1 TRES=cpu=1,node=1,billing=1 Licenses=lic:1"
-		printf "JobId=%d JobName=p UserId=u%d(%d) GroupId=u(1000) Priority=%d Nice=0 Account=acct QOS=normal JobState=PENDING %s Dependency=(null) TimeLimit=%s StartTime=Unknown EndTime=Unknown Partition=debug ReqNodeList=(null) NodeList= MinCPUsNode=1 MinMemoryNode=0 Features=(null) OverSubscribe=OK Contiguous=0\n", run + i, i % 50, 1000 + i % 50, 1000000 - i, shape, hms(lim)
+		printf "JobId=%d JobName=p UserId=u%d(%d) GroupId=u(1000) Priority=%d Nice=0 Account=acct QOS=normal JobState=PENDING %s Dependency=(null) Reboot=0 TimeLimit=%s EligibleTime=%s StartTime=Unknown EndTime=Unknown Scheduler=Main Partition=debug ReqNodeList=(null) ExcNodeList=(null) NodeList= NtasksPerN:B:S:C=0:0:*:* MinCPUsNode=1 MinMemoryNode=0 MinTmpDiskNode=0 Features=(null) OverSubscribe=OK Contiguous=0\n", run + i, i % 50, 1000 + i % 50, 1000000 - i, shape, hms(lim), start
 	}
 }' >"$d/jobs"
 printf 'LicenseName=lic Total=4 Used=4 Free=0 Reserved=0 Remote=no\n' >"$d/lic"
 printf 'Current Association Manager state\n\nQOS Records\n\nQOS=normal(1)\n    GrpJobs=N(0) GrpTRES=cpu=N(0)\n' >"$d/assoc_mgr"
 sb_standin_scontrol "$d"
+sb_standin_squeue "$d"
 # the history: pending job i's shape (user, limit, node count) for three
 # runs in four, a running job's (one node) for the others
 gawk -v hist="$HISTORY" -v run="$RUNNING" -v pend="$PENDING" -v now="$now" '
@@ -108,7 +109,8 @@ BEGIN {
 }' >"$d/sacct.out"
 printf '#!/bin/sh\ncat %s/sacct.out\n' "$d" >"$d/sacct"
 chmod +x "$d/sacct"
-export SBUCKET_SCONTROL=$d/scontrol SBUCKET_NOW=$now SBUCKET_SACCT=$d/sacct
+export SBUCKET_SCONTROL=$d/scontrol SBUCKET_SQUEUE=$d/squeue SBUCKET_NOW=$now \
+	SBUCKET_SACCT=$d/sacct
 
 echo "# sbucket forecast: $NODES nodes, $RUNNING running, $PENDING pending"
 echo "# data: $(du -sh "$d" | cut -f1) of scontrol and sacct output" \
@@ -132,14 +134,16 @@ for mode in text json text-nohist; do
 		"$(head -1 <<<"$sorted")" "$(tail -1 <<<"$sorted")" \
 		$(($(cat "$d/rss") / 1024))
 done
-planned=$(grep -o '"planned_start":"' "$d/out.json" | wc -l || true)
-none=$(grep -o '"planned_start":null' "$d/out.json" | wc -l || true)
+# one job's object a line (sbucket(1), JSON): its first "start" is the
+# planned one
+planned=$(grep -c '^{"job_id":"[^"]*",[^{]*"start":[0-9]' "$d/out.json" || true)
+none=$(grep -c '^{"job_id":"[^"]*",[^{]*"start":null' "$d/out.json" || true)
 echo "jobs with a start: $planned, without: $none"
 [ $((planned + none)) -eq "$PENDING" ]
-# planned against likely start, per job (ISO 8601 UTC compares as text)
-grep -o '"planned_start":"[^"]*","planned_end":"[^"]*","likely_start":"[^"]*"' \
-	"$d/out.json" | gawk -F'"' '
-	{ n++; if ($12 < $4) early++; else if ($12 == $4) same++; else late++ }
+# planned against likely start, per job (seconds since the epoch)
+sed -n 's/^{[^{]*"start":\([0-9]*\),.*"likely_start":\([0-9]*\),.*/\1 \2/p' \
+	"$d/out.json" | gawk '
+	{ n++; if ($2 < $1) early++; else if ($2 == $1) same++; else late++ }
 	END {
 		printf "likely start against planned: %d earlier, " \
 			"%d the same, %d later (of %d with both)\n", early,

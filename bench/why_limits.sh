@@ -61,10 +61,10 @@ BEGIN {
 		# EndTime from StartTime + TimeLimit (minutes), as scontrol
 		lim = int((end - (now - 10) + 59) / 60)
 		endt = (now - 10) + lim * 60
-		printf "JobId=%d JobName=h UserId=u1(1001) GroupId=u1(1001) Priority=100 Nice=0 Account=acct QOS=lim JobState=RUNNING Reason=None TimeLimit=%d StartTime=%s EndTime=@%d Partition=debug NodeList=c%d NumNodes=1 NumCPUs=1 NumTasks=1 CPUs/Task=1 TRES=cpu=1,node=1,billing=1 MinCPUsNode=1 Features=(null) OverSubscribe=OK Licenses=(null)\n", i, lim, start, endt, (i - 1) % n + 1
+		printf "JobId=%d JobName=h UserId=u1(1001) GroupId=u1(1001) Priority=100 Nice=0 Account=acct QOS=lim JobState=RUNNING Reason=None Dependency=(null) Reboot=0 TimeLimit=%d EligibleTime=%s StartTime=%s EndTime=@%d Scheduler=Main Partition=debug ReqNodeList=(null) ExcNodeList=(null) NodeList=c%d NumNodes=1 NumCPUs=1 NumTasks=1 CPUs/Task=1 TRES=cpu=1,node=1,billing=1 NtasksPerN:B:S:C=0:0:*:* MinCPUsNode=1 MinMemoryNode=0 MinTmpDiskNode=0 Features=(null) OverSubscribe=OK Contiguous=0 Licenses=(null)\n", i, lim, start, start, endt, (i - 1) % n + 1
 	}
 	for (i = 1; i <= ahead + 1; i++)
-		printf "JobId=%d JobName=w UserId=u1(1001) GroupId=u1(1001) Priority=%d Nice=0 Account=acct QOS=lim JobState=PENDING Reason=QOSGrpCpuLimit TimeLimit=1-00:00:00 StartTime=Unknown EndTime=Unknown Partition=debug NodeList= NumNodes=1-1 NumCPUs=1 NumTasks=1 CPUs/Task=1 TRES=cpu=1,node=1,billing=1 MinCPUsNode=1 Features=(null) OverSubscribe=OK Licenses=(null)\n", run + i, i <= ahead ? 2000 : 1000
+		printf "JobId=%d JobName=w UserId=u1(1001) GroupId=u1(1001) Priority=%d Nice=0 Account=acct QOS=lim JobState=PENDING Reason=QOSGrpCpuLimit Dependency=(null) Reboot=0 TimeLimit=1-00:00:00 EligibleTime=%s StartTime=Unknown EndTime=Unknown Scheduler=Main Partition=debug ReqNodeList=(null) ExcNodeList=(null) NodeList= NumNodes=1-1 NumCPUs=1 NumTasks=1 CPUs/Task=1 TRES=cpu=1,node=1,billing=1 NtasksPerN:B:S:C=0:0:*:* MinCPUsNode=1 MinMemoryNode=0 MinTmpDiskNode=0 Features=(null) OverSubscribe=OK Contiguous=0 Licenses=(null)\n", run + i, i <= ahead ? 2000 : 1000, start
 }' | awk '
 /EndTime=@/ {
 	match($0, /EndTime=@[0-9]+/)
@@ -95,8 +95,7 @@ printf 'LicenseName=lic Total=2 Used=0 Free=2 Reserved=0 Remote=no\n' >"$d/lic"
 	echo "        MaxTRESPU=cpu=N($RUNNING),mem=N(0),energy=N(0),node=N($RUNNING),billing=N($RUNNING)"
 } >"$d/assoc_mgr"
 sb_standin_scontrol "$d"
-printf '#!/bin/sh\necho "N/A|(null)"\n' >"$d/squeue"
-chmod +x "$d/squeue"
+sb_standin_squeue "$d"
 target=$((RUNNING + AHEAD + 1))
 export SBUCKET_SCONTROL=$d/scontrol SBUCKET_SQUEUE=$d/squeue SBUCKET_NOW=$now
 

@@ -11,7 +11,9 @@
 # not surface as a refused plugin or a crash in slurmctld.
 #
 # Sets and substitutes: SLURM_CPPFLAGS (public headers), SLURM_SRC_CPPFLAGS
-# (source tree, for slurmctld plugins), SLURM_VERSION_STRING,
+# (source tree, for slurmctld plugins), SLURM_LIBS and SLURM_LIBSLURM (the
+# public libslurm.so, for the live tests' clients; Automake conditional
+# HAVE_LIBSLURM), SLURM_VERSION_STRING,
 # SLURM_VERSION_NUMBER, SLURM_PLUGINDIR; defines SB_SLURM_VERSION.
 
 AC_DEFUN([SB_SLURM], [
@@ -120,6 +122,35 @@ AC_DEFUN([SB_SLURM], [
     done])
   AS_IF([test "x$sb_plugindir" = x],
     [AC_MSG_ERROR([cannot find Slurm's PluginDir (no select_linear.so in the usual places): use --with-slurm-plugindir=DIR])])
+
+  dnl 7. Slurm's public client library, libslurm.so, for the live tests'
+  dnl own clients of the API (testsuite/live/*.c), linked as a site's
+  dnl programs and pyslurm are (Slurm's own commands link libslurmfull):
+  dnl such a program loads select/bucket too, and testsuite/build/b05
+  dnl checks that it needs nothing libslurm.so lacks (SLURM_LIBSLURM).
+  dnl Optional: the live checks that need a client say 'skip' without it.
+  SLURM_LIBS=
+  SLURM_LIBSLURM=
+  sb_multiarch=`$CC -print-multiarch 2>/dev/null`
+  for d in "$sb_slurm_prefix/lib/$sb_multiarch" "$sb_slurm_prefix/lib64" \
+           "$sb_slurm_prefix/lib"; do
+    AS_IF([test -f "$d/libslurm.so"],
+      [SLURM_LIBSLURM=$d/libslurm.so; break])
+  done
+  have_libslurm=no
+  AS_IF([test "x$SLURM_LIBSLURM" != x], [
+    sb_libdir=`dirname "$SLURM_LIBSLURM"`
+    sb_save_LDFLAGS=$LDFLAGS
+    LDFLAGS="$LDFLAGS -L$sb_libdir"
+    AC_CHECK_LIB([slurm], [slurm_load_jobs],
+      [have_libslurm=yes
+       SLURM_LIBS="-L$sb_libdir -Wl,-rpath,$sb_libdir -lslurm"])
+    LDFLAGS=$sb_save_LDFLAGS])
+  AS_IF([test "x$have_libslurm" = xno],
+    [AC_MSG_WARN([no libslurm.so under $sb_slurm_prefix (libslurm-dev): the live checks of Slurm's public API will say 'skip', and b05 cannot check what select/bucket needs of it])])
+  AC_SUBST([SLURM_LIBS])
+  AC_SUBST([SLURM_LIBSLURM])
+  AM_CONDITIONAL([HAVE_LIBSLURM], [test "x$have_libslurm" = xyes])
 
   AC_MSG_NOTICE([building for Slurm $sb_hdr_str: headers of $sb_slurm_src, to load into $sb_slurmctld ($sb_ctld_str), plugins into $sb_plugindir])
   SLURM_SRC_CPPFLAGS="-I$sb_slurm_src -I$sb_slurm_src/src/common"

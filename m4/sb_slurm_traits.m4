@@ -268,12 +268,25 @@ static void *sb_fn(void *arg) { return arg; }
     [assoc_mgr_is_user_acct_coord() takes whether the caller holds the user lock],
     [_SB_TRAIT_COMPILES([#include "src/common/assoc_mgr.h"],
       [(void) assoc_mgr_is_user_acct_coord(NULL, 0, NULL, false)])])
+  SB_SLURM_TRAIT([SB_HAVE_SUBMIT_RESPONSE_STEP_ID],
+    [a submission's response names its job by step_id (else job_id): for clients of the public API],
+    [_SB_TRAIT_COMPILES([],
+      [submit_response_msg_t r; (void) r.step_id.job_id])])
+  SB_SLURM_TRAIT([SB_HAVE_NODE_INFO_ALLOC_CPUS],
+    [a node_info_t says its allocated CPUs itself (else slurm_get_select_nodeinfo() asks the select plugin): for clients of the public API],
+    [_SB_TRAIT_COMPILES([],
+      [node_info_t n; (void) n.alloc_cpus])])
+  SB_SLURM_TRAIT([SB_HAVE_GET_JOB_STEPS_STEP_ID],
+    [slurm_get_job_steps() takes a slurm_step_id_t * (NULL: every step), not an update time, job id and step id: for clients of the public API],
+    [_SB_TRAIT_COMPILES([],
+      [job_step_info_response_msg_t *r; (void) slurm_get_job_steps((slurm_step_id_t *) 0, &r, 0)])])
 
   dnl the header the compat layer includes (rewritten only when it changes)
   sb_traits_new="/*
  * sb_slurm_traits.h - what the Slurm tree $sb_slurm_src
  * (Slurm $sb_hdr_str) has, as configure found it (m4/sb_slurm_traits.m4).
- * Generated: do not edit. Included by plugins/compat/sb_slurm.h only.
+ * Generated: do not edit. Included by plugins/compat/ only (sb_slurm.h,
+ * sb_slurm_api.h).
  */
 #ifndef SB_SLURM_TRAITS_H
 #define SB_SLURM_TRAITS_H

@@ -12,6 +12,7 @@
 #ifndef SBUCKET_H
 #define SBUCKET_H
 
+#include <getopt.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -41,6 +42,25 @@ extern sbucket_cmd_f sbucket_replay_main;
  */
 ssize_t sbucket_getline(FILE *f, char **buf, size_t *cap, const char *path,
 			size_t line);
+
+/* sbucket_getopt()'s answer after a usage error it printed. */
+#define SBUCKET_OPT_ERROR (-2)
+
+/*
+ * Every subcommand reads its options with getopt_long() through these:
+ * sbucket_getopt_start() before the first option (a subcommand may run
+ * more than once in one process: the fuzz targets), then
+ * sbucket_getopt() until it returns -1. Short options may be grouped,
+ * long ones abbreviated and given as --opt=VALUE or --opt VALUE, options
+ * and operands may come in any order, "--" ends the options; the
+ * operands are argv[optind..argc) at the end. Returns an option's val,
+ * -1 at the end, or SBUCKET_OPT_ERROR after one usage error on stderr
+ * ("sbucket CMD: unknown option 'X'", "... option 'X' needs a value",
+ * "... option '--X' takes no value", then the --help hint).
+ */
+void sbucket_getopt_start(void);
+int sbucket_getopt(const char *cmd, int argc, char **argv,
+		   const char *shortopts, const struct option *longopts);
 
 /*
  * One usage error of subcommand @cmd on stderr: "sbucket: OPT 'ARG':

@@ -1,11 +1,13 @@
 /*
- * sbucket_usage.c - what the subcommands share about their options: one
- * usage error, the same shape for all of them; --policy and --priorityf.
+ * sbucket_usage.c - what the subcommands share about their options:
+ * getopt_long() with one shape of usage error for all of them;
+ * --policy and --priorityf.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -75,4 +77,42 @@ int sbucket_operand(const char *cmd, const char *a, const char **ops,
 			 shown);
 	}
 	return sbucket_cmd_error(cmd, what);
+}
+
+void sbucket_getopt_start(void)
+{
+	optind = 0;		/* glibc: start over, whatever came before */
+	opterr = 0;		/* the errors are said below */
+}
+
+int sbucket_getopt(const char *cmd, int argc, char **argv,
+		   const char *shortopts, const struct option *longopts)
+{
+	char shortbuf[128], shown[SB_SHOWN_BUF], what[SB_SHOWN_BUF + 48];
+	const char *bad;
+	int c;
+
+	/* ':' first: a missing value is told apart from an unknown option */
+	snprintf(shortbuf, sizeof(shortbuf), ":%s", shortopts);
+	c = getopt_long(argc, argv, shortbuf, longopts, NULL);
+	if (c != '?' && c != ':')
+		return c;
+	bad = argv[optind - 1] ? argv[optind - 1] : "?";
+	if (c == ':' && strncmp(bad, "--", 2))
+		snprintf(what, sizeof(what), "option '-%c' needs a value",
+			 optopt);
+	else if (c == ':')
+		snprintf(what, sizeof(what), "option '%s' needs a value",
+			 sb_shown(shown, sizeof(shown), bad));
+	else if (optopt && !strncmp(bad, "--", 2))
+		snprintf(what, sizeof(what), "option '%.*s' takes no value",
+			 (int) strcspn(bad, "="), sb_shown(shown, sizeof(shown),
+							   bad));
+	else if (optopt)
+		snprintf(what, sizeof(what), "unknown option '-%c'", optopt);
+	else
+		snprintf(what, sizeof(what), "unknown option '%s'",
+			 sb_shown(shown, sizeof(shown), bad));
+	sbucket_cmd_error(cmd, what);
+	return SBUCKET_OPT_ERROR;
 }

@@ -36,6 +36,8 @@ struct sb_record_keys {
 	uint32_t *name;		/* field i's key: names + name[i] */
 	uint16_t *slot;		/* field number + 1, 0 empty */
 	size_t nslot;		/* a power of two > 1.5 times n */
+	size_t repeated;	/* field number + 1 of the first key the
+				 * line has again, 0 none */
 	char *names;		/* the keys, NUL-ended, in field order */
 };
 
@@ -176,6 +178,7 @@ static struct sb_record_keys *_keys_new(const char *text, uint32_t *off,
 	}
 	ks->refs = 1;
 	ks->n = 0;
+	ks->repeated = 0;
 	ks->name = (uint32_t *) (ks + 1);
 	ks->slot = (uint16_t *) (ks->name + m);
 	ks->nslot = nslot;
@@ -185,8 +188,12 @@ static struct sb_record_keys *_keys_new(const char *text, uint32_t *off,
 		const char *key = text + off[k];
 		size_t len = strlen(key);
 
-		if (_find(ks, key) < ks->n)
-			continue;	/* a repeat is dropped */
+		if ((i = _find(ks, key)) < ks->n) {
+			/* a repeat is dropped, and remembered */
+			if (!ks->repeated)
+				ks->repeated = i + 1;
+			continue;
+		}
 		memcpy(dst, key, len + 1);
 		ks->name[ks->n] = (uint32_t) (dst - ks->names);
 		dst += len + 1;
@@ -383,6 +390,13 @@ const char *sb_record_value(const sb_record_t *r, const char *key)
 		return NULL;
 	}
 	return v;
+}
+
+const char *sb_record_repeated(const sb_record_t *r)
+{
+	if (!r || !r->keys->repeated)
+		return NULL;
+	return r->keys->names + r->keys->name[r->keys->repeated - 1];
 }
 
 size_t sb_record_count(const sb_record_t *r)

@@ -14,10 +14,11 @@
  * the value before it, with the blanks between them ("OS=Linux 6.1.0
  * #1 SMP", "Reason=not responding [root@...]"), so free-text values keep
  * their blanks. Free text that itself holds " Key=..." would start a
- * field: when a key appears twice, the first one counts (scontrol prints
- * each key once, and the free-text fields Command, WorkDir, Comment, StdErr
- * come after the fields a scheduler reads; JobName is the exception, and
- * callers do not trust a key that only a job name could have forged).
+ * field: when a key appears twice, the first one counts, and
+ * sb_record_repeated() names it. scontrol prints each key once, so a
+ * repeat is text that holds " Key=": a reader of records whose text a
+ * user writes (a job's name, comment, paths) refuses such a record
+ * (tools/cluster/sbucket_cluster_jobs_text.c).
  *
  * Times are scontrol's default form "YYYY-MM-DDTHH:MM:SS" in local time
  * (callers run Slurm's commands with SLURM_TIME_FORMAT=standard); memory
@@ -33,6 +34,7 @@
  *   sb_record_get          O(K)
  *   sb_record_value        O(K)
  *   sb_record_count / key_at / value_at   O(1)
+ *   sb_record_repeated     O(1)
  *   sb_record_free         O(1)
  *   sb_record_cache_fini   O(1)
  *   sb_record_check        O(K L)
@@ -114,6 +116,13 @@ const char *sb_record_get(const sb_record_t *r, const char *key);
  * printing "nothing": "", "(null)" and "N/A".
  */
 const char *sb_record_value(const sb_record_t *r, const char *key);
+
+/*
+ * The first key @r's line had more than once (its first copy is the one
+ * sb_record_get() returns, the others are dropped), or NULL when none
+ * repeats (or @r is NULL).
+ */
+const char *sb_record_repeated(const sb_record_t *r);
 
 /* The number of fields, and field @i's key and value (i < count). */
 size_t sb_record_count(const sb_record_t *r);

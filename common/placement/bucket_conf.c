@@ -24,14 +24,16 @@
 #include "hostlist_fmt.h"
 #include "shown.h"
 #include "strbuf.h"
+#include "strmap.h"
 
 /* Echoed values are cut here so one bad line cannot flood a log. */
 #define SHOW_VALUE_MAX SB_SHOWN_MAX
 #define SHOW_KEY_MAX 64
 
 /*
- * Node names as hostnames and Slurm have them; also what keeps the
- * canonical form readable back (no blanks, '=', '#', quotes, brackets).
+ * Node and partition names as hostnames and Slurm have them; also what
+ * keeps the canonical form readable back (no blanks, '=', '#', quotes,
+ * brackets, commas).
  */
 #define NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" \
 	"0123456789._-"
@@ -44,14 +46,31 @@ enum {
 	KEY_POLICY,
 	KEY_PRIORITYF,
 	KEY_JOB_POLICIES,
+	KEY_JOB_PREFER,
 	KEY_BASE,
 	KEY_COUNT
 };
 
 static const char *const _keys[KEY_COUNT] = {
 	"NodeAllocationPolicy", "PriorityF", "AllowJobPolicies",
-	"BaseSelectType",
+	"AllowJobPreferences", "BaseSelectType",
 };
+
+/* What a job may choose, globally or on a PartitionName= line. */
+#define PART_KEYS "AllowJobPolicies, AllowJobPreferences"
+
+/*
+ * A partition's settings. While the file is read, a setting its line
+ * does not give is PART_UNSET (policies) or -1 (prefer), and policies
+ * holds the list as written; once it is read, both are what its jobs
+ * may choose (the cluster's policy among the policies).
+ */
+#define PART_UNSET (1u << 31)
+typedef struct {
+	sb_bucket_conf_part_t pub;	/* first: &part->pub is the part */
+	unsigned policies;
+	int prefer;
+} _part_t;
 
 /* The select plugins select/bucket can run over (canonical names). */
 static const char *const _bases[] = {
@@ -65,9 +84,14 @@ struct sb_bucket_conf {
 	sb_priorityf_t pf;
 	char *pf_text;			/* as written, for sb_policy_init() */
 	unsigned job_mask;		/* allowed to jobs, the cluster's too */
+	bool job_prefer;		/* AllowJobPreferences */
+	unsigned any_mask;		/* allowed in some partition */
+	bool any_prefer;		/* preferences allowed in some */
 	const char *base;		/* one of _bases[], or NULL: not set */
 	sb_bucket_conf_node_t *nodes;	/* sorted by name once parsed */
 	size_t nnodes, cap;
+	_part_t *parts;			/* sorted by name once parsed */
+	size_t nparts, pcap;
 };
 
 /*
@@ -86,9 +110,13 @@ typedef struct {
 	sb_bucket_conf_t *c;
 	sb_policy_kind_t policy;
 	unsigned listed;		/* AllowJobPolicies as written */
+	bool prefer;			/* AllowJobPreferences as written */
 	_where_t at[KEY_COUNT];
 	_where_t *nlines;
 	size_t nnlines;
+	sb_strmap_t *pnames;		/* partition name -> its index */
+	/* the AllowJobPolicies= of PartitionName= lines that list PRIORITY */
+	_where_t prio_part;		/* the first of them */
 } _state_t;
 
 /* One KEY=VALUE of a line, cut in place (both NUL-terminated). */
@@ -334,9 +362,12 @@ static int _set_base(_state_t *st, size_t line, const char *shown,
 		    "select/linear, select/cons_tres or select/cons_res)");
 }
 
-/* AllowJobPolicies: NONE, ALL, or NAME[,NAME...] (blanks around names). */
-static int _set_job_policies(_state_t *st, size_t line, const char *shown,
-			     const char *val)
+/*
+ * AllowJobPolicies: NONE, ALL, or NAME[,NAME...] (blanks around names),
+ * into *@out (every policy for ALL).
+ */
+static int _job_policies(_state_t *st, size_t line, const char *shown,
+			 const char *val, unsigned *out)
 {
 	char name[SHOW_VALUE_MAX + 8], exact[32];
 	unsigned mask = 0;
@@ -384,7 +415,20 @@ static int _set_job_policies(_state_t *st, size_t line, const char *shown,
 			break;
 		p = e + 1;
 	}
-	st->listed = alone == 1 ? ALL_POLICIES : mask;
+	*out = alone == 1 ? ALL_POLICIES : mask;
+	return 0;
+}
+
+/* AllowJobPreferences: YES or NO (case-insensitive), into *@out. */
+static int _job_prefer(_state_t *st, size_t line, const char *shown,
+		       const char *val, bool *out)
+{
+	if (!strcasecmp(val, "YES"))
+		*out = true;
+	else if (!strcasecmp(val, "NO"))
+		*out = false;
+	else
+		return _bad(st, line, shown, "expected YES or NO");
 	return 0;
 }
 
@@ -541,6 +585,128 @@ oom:
 	return _oom(st);
 }
 
+/* Add partition @name (@n bytes of it) of @line; 0, or -1 after the message. */
+static int _part_add(_state_t *st, size_t line, const char *shown,
+		     const char *name, size_t n)
+{
+	sb_bucket_conf_t *c = st->c;
+	char what[SHOW_VALUE_MAX + 8], *copy;
+	size_t at;
+
+	_show_raw(what, sizeof(what), name, n);
+	if (!n)
+		return _bad(st, line, shown, "an empty name in the list");
+	if (n == 7 && !strncasecmp(name, "DEFAULT", 7))
+		return _bad(st, line, shown, "not supported (a partition "
+			    "that is not named takes the global "
+			    PART_KEYS ")");
+	if (strspn(name, NAME_CHARS) < n)
+		return _bad(st, line, shown, "'%s' is not a partition name "
+			    "(letters, digits, '.', '_', '-')", what);
+	if (!(copy = strndup(name, n)))
+		return _oom(st);
+	if ((at = sb_strmap_get(st->pnames, copy)) != SIZE_MAX) {
+		free(copy);
+		if (c->parts[at].pub.line == line)
+			return _bad(st, line, shown, "partition '%s' is named "
+				    "twice on this line", what);
+		return _bad(st, line, shown, "partition '%s' is already "
+			    "named on line %zu", what, c->parts[at].pub.line);
+	}
+	if (c->nparts == c->pcap) {
+		size_t cap = 2 * c->pcap + 4;
+		_part_t *v = realloc(c->parts, cap * sizeof(*v));
+
+		if (!v)
+			goto oom;
+		c->parts = v;
+		c->pcap = cap;
+	}
+	if (sb_strmap_put(st->pnames, copy, c->nparts))
+		goto oom;
+	memset(&c->parts[c->nparts], 0, sizeof(c->parts[0]));
+	c->parts[c->nparts].pub.name = copy;
+	c->parts[c->nparts].pub.line = line;
+	c->parts[c->nparts].policies = PART_UNSET;
+	c->parts[c->nparts++].prefer = -1;
+	return 0;
+oom:
+	free(copy);
+	return _oom(st);
+}
+
+/*
+ * "PartitionName=NAME[,NAME...] AllowJobPolicies=... AllowJobPreferences=..."
+ * (at least one of the two): what the jobs of these partitions may choose.
+ */
+static int _part_line(_state_t *st, size_t line, char *p, const _tok_t *t0)
+{
+	sb_bucket_conf_t *c = st->c;
+	char shown[2 * SHOW_VALUE_MAX], what[2 * SHOW_VALUE_MAX];
+	const char *name = t0->val, *e;
+	size_t first = c->nparts, i;
+	unsigned mask = PART_UNSET;
+	int prefer = -1, r;
+	bool yes = false;
+	_tok_t t;
+
+	_show(shown, sizeof(shown), t0->key, t0->val);
+	if (!*t0->val)
+		return _bad(st, line, shown, "empty value");
+	if (!st->pnames && !(st->pnames = sb_strmap_create()))
+		return _oom(st);
+	for (;;) {
+		e = name + strcspn(name, ",");
+		if (_part_add(st, line, shown, name, (size_t) (e - name)))
+			return -1;
+		if (!*e)
+			break;
+		name = e + 1;
+	}
+	while ((r = _token(st, line, &p, &t)) > 0) {
+		_show(what, sizeof(what), t.key, t.val);
+		if (strcasecmp(t.key, _keys[KEY_JOB_POLICIES]) &&
+		    strcasecmp(t.key, _keys[KEY_JOB_PREFER]))
+			return _bad(st, line, what, "unknown partition "
+				    "setting (known: " PART_KEYS "; the "
+				    "others come from slurm.conf)");
+		if (!*t.val)
+			return _bad(st, line, what, "empty value");
+		if (!strcasecmp(t.key, _keys[KEY_JOB_PREFER])) {
+			if (prefer >= 0)
+				return _bad(st, line, what, "given twice on "
+					    "this line");
+			if (_job_prefer(st, line, what, t.val, &yes))
+				return -1;
+			prefer = yes;
+			continue;
+		}
+		if (mask != PART_UNSET)
+			return _bad(st, line, what, "given twice on this "
+				    "line");
+		if (_job_policies(st, line, what, t.val, &mask))
+			return -1;
+		/* the first line that needs PriorityF, for _cross_check() */
+		if ((mask & POLICY_BIT(SB_POLICY_PRIORITY)) &&
+		    !st->prio_part.line) {
+			if (!(st->prio_part.shown = strdup(what)))
+				return _oom(st);
+			st->prio_part.line = line;
+		}
+	}
+	if (r < 0)
+		return -1;
+	if (mask == PART_UNSET && prefer < 0)
+		return _bad(st, line, shown, "nothing to set (known partition "
+			    "settings: " PART_KEYS ")");
+	for (i = first; i < c->nparts; i++) {
+		c->parts[i].policies = mask == PART_UNSET ? PART_UNSET :
+			mask;
+		c->parts[i].prefer = prefer;
+	}
+	return 0;
+}
+
 static int _line(_state_t *st, size_t line, char *s)
 {
 	char shown[2 * SHOW_VALUE_MAX], extra[SHOW_VALUE_MAX + 8];
@@ -554,6 +720,8 @@ static int _line(_state_t *st, size_t line, char *s)
 		return r;
 	if (!strcasecmp(t.key, "NodeName"))
 		return _node_line(st, line, p, &t);
+	if (!strcasecmp(t.key, "PartitionName"))
+		return _part_line(st, line, p, &t);
 	_show(shown, sizeof(shown), t.key, t.val);
 	for (k = 0; k < KEY_COUNT; k++)
 		if (!strcasecmp(t.key, _keys[k]))
@@ -565,7 +733,8 @@ static int _line(_state_t *st, size_t line, char *s)
 				    "names");
 		return _bad(st, line, shown, "unknown key (known: "
 			    "NodeAllocationPolicy, PriorityF, "
-			    "AllowJobPolicies, BaseSelectType, NodeName)");
+			    "AllowJobPolicies, AllowJobPreferences, "
+			    "BaseSelectType, NodeName, PartitionName)");
 	}
 	if (st->at[k].line)
 		return _bad(st, line, shown, "duplicate key (first set on "
@@ -593,8 +762,11 @@ static int _line(_state_t *st, size_t line, char *s)
 	case KEY_BASE:
 		r = _set_base(st, line, shown, t.val);
 		break;
+	case KEY_JOB_PREFER:
+		r = _job_prefer(st, line, shown, t.val, &st->prefer);
+		break;
 	default:
-		r = _set_job_policies(st, line, shown, t.val);
+		r = _job_policies(st, line, shown, t.val, &st->listed);
 		break;
 	}
 	if (r)
@@ -628,8 +800,15 @@ static int _cross_check(_state_t *st)
 		msg = "allows PRIORITY, which needs PriorityF= (or list the "
 		      "policies jobs may ask for)";
 	}
+	if (st->prio_part.line && !st->c->has_pf &&
+	    (!line || st->prio_part.line < line)) {
+		line = st->prio_part.line;
+		k = KEY_COUNT;		/* the partition line's */
+		msg = "allows PRIORITY, which needs PriorityF= (or list the "
+		      "policies jobs may ask for)";
+	}
 	if (st->c->has_pf && st->policy != SB_POLICY_PRIORITY &&
-	    !(st->listed & prio) &&
+	    !(st->listed & prio) && !st->prio_part.line &&
 	    (!line || st->at[KEY_PRIORITYF].line < line)) {
 		line = st->at[KEY_PRIORITYF].line;
 		k = KEY_PRIORITYF;
@@ -639,9 +818,44 @@ static int _cross_check(_state_t *st)
 	}
 	if (k < 0)
 		return 0;
-	_msg(st, line, st->at[k].shown, "%s", msg);
+	_msg(st, line, k == KEY_COUNT ? st->prio_part.shown : st->at[k].shown,
+	     "%s", msg);
 	errno = EINVAL;
 	return -1;
+}
+
+static int _by_part_name(const void *pa, const void *pb)
+{
+	return strcmp(((const _part_t *) pa)->pub.name,
+		      ((const _part_t *) pb)->pub.name);
+}
+
+/*
+ * Once the file is read: a partition takes the global settings its line
+ * does not give, the cluster's policy among its own; the partitions are
+ * sorted by name; what some partition allows is noted for the submit
+ * side (sb_bucket_conf_job_option()).
+ */
+static void _parts_resolve(_state_t *st)
+{
+	sb_bucket_conf_t *c = st->c;
+	const unsigned own = POLICY_BIT(st->policy);
+	size_t i;
+
+	c->any_mask = c->job_mask;
+	c->any_prefer = c->job_prefer;
+	for (i = 0; i < c->nparts; i++) {
+		_part_t *pt = &c->parts[i];
+
+		pt->policies = pt->policies == PART_UNSET ? c->job_mask :
+			(pt->policies | own);
+		if (pt->prefer < 0)
+			pt->prefer = c->job_prefer;
+		c->any_mask |= pt->policies;
+		c->any_prefer = c->any_prefer || pt->prefer;
+	}
+	if (c->nparts > 1)
+		qsort(c->parts, c->nparts, sizeof(*c->parts), _by_part_name);
 }
 
 /* Parse the NUL-terminated @buf (cut in place) into st->c. */
@@ -653,6 +867,7 @@ static int _parse(_state_t *st, char *buf)
 
 	st->policy = SB_POLICY_FIRSTAVAILABLE;	/* Slurm's own order */
 	st->listed = 0;				/* jobs choose nothing */
+	st->prefer = false;			/* nor prefer anything */
 	while (*s) {
 		line++;
 		if ((nl = strchr(s, '\n')))
@@ -675,6 +890,8 @@ static int _parse(_state_t *st, char *buf)
 		return -1;
 	}
 	c->job_mask = st->listed | POLICY_BIT(st->policy);
+	c->job_prefer = st->prefer;
+	_parts_resolve(st);
 	return 0;
 }
 
@@ -701,6 +918,8 @@ static sb_bucket_conf_t *_parse_owned(char *buf, const char *file,
 	for (i = 0; i < st.nnlines; i++)
 		free(st.nlines[i].shown);
 	free(st.nlines);
+	free(st.prio_part.shown);
+	sb_strmap_destroy(st.pnames);
 	free(buf);
 	errno = saved;
 	return c;
@@ -845,6 +1064,9 @@ void sb_bucket_conf_free(sb_bucket_conf_t *c)
 	for (i = 0; i < c->nnodes; i++)
 		free((char *) c->nodes[i].name);
 	free(c->nodes);
+	for (i = 0; i < c->nparts; i++)
+		free((char *) c->parts[i].pub.name);
+	free(c->parts);
 	free(c->pf_text);
 	free(c);
 }
@@ -867,15 +1089,35 @@ int sb_bucket_conf_check(const sb_bucket_conf_t *c)
 {
 	const unsigned prio = POLICY_BIT(SB_POLICY_PRIORITY);
 	size_t i;
+	unsigned any = 0;
+	bool any_prefer;
 
 	if (!c) {
 		errno = EINVAL;
 		return -1;
 	}
+	any = c->job_mask;
+	any_prefer = c->job_prefer;
+	for (i = 0; i < c->nparts; i++) {
+		const _part_t *pt = &c->parts[i];
+		const char *name = pt->pub.name;
+
+		if (!name || !name[0] || name[strspn(name, NAME_CHARS)] ||
+		    !pt->pub.line || (pt->policies & ~ALL_POLICIES) ||
+		    !(pt->policies & POLICY_BIT(c->policy.kind)) ||
+		    (pt->prefer != 0 && pt->prefer != 1) ||
+		    (i && strcmp(c->parts[i - 1].pub.name, name) >= 0))
+			goto fault;
+		any |= pt->policies;
+		any_prefer = any_prefer || pt->prefer;
+	}
+	if ((c->nparts && !c->parts) || c->nparts > c->pcap ||
+	    any != c->any_mask || any_prefer != c->any_prefer)
+		goto fault;
 	if ((unsigned) c->policy.kind >= SB_POLICY_COUNT ||
 	    (c->job_mask & ~ALL_POLICIES) ||
 	    !(c->job_mask & POLICY_BIT(c->policy.kind)) ||
-	    c->has_pf != !!(c->job_mask & prio) ||
+	    c->has_pf != !!(any & prio) ||
 	    c->has_pf != !!c->pf_text ||
 	    (c->policy.kind == SB_POLICY_PRIORITY &&
 	     !_pf_equal(&c->policy.pf, &c->pf)) ||
@@ -914,15 +1156,42 @@ const char *sb_bucket_conf_base(const sb_bucket_conf_t *c)
 	return c->base;
 }
 
-bool sb_bucket_conf_job_allowed(const sb_bucket_conf_t *c,
-				sb_policy_kind_t kind)
+/* The settings of partition @part, or NULL: the global ones hold. */
+static const _part_t *_part(const sb_bucket_conf_t *c, const char *part)
 {
-	return (unsigned) kind < SB_POLICY_COUNT &&
-	       (c->job_mask & POLICY_BIT(kind));
+	size_t lo = 0, hi = c->nparts, mid;
+	int r;
+
+	while (part && lo < hi) {
+		mid = (lo + hi) / 2;
+		if (!(r = strcmp(c->parts[mid].pub.name, part)))
+			return &c->parts[mid];
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
-int sb_bucket_conf_job_policy(const sb_bucket_conf_t *c, const char *name,
-			      sb_policy_t *out)
+bool sb_bucket_conf_job_allowed(const sb_bucket_conf_t *c, const char *part,
+				sb_policy_kind_t kind)
+{
+	const _part_t *pt = _part(c, part);
+
+	return (unsigned) kind < SB_POLICY_COUNT &&
+	       ((pt ? pt->policies : c->job_mask) & POLICY_BIT(kind));
+}
+
+bool sb_bucket_conf_job_prefer(const sb_bucket_conf_t *c, const char *part)
+{
+	const _part_t *pt = _part(c, part);
+
+	return pt ? pt->prefer : c->job_prefer;
+}
+
+int sb_bucket_conf_job_policy(const sb_bucket_conf_t *c, const char *part,
+			      const char *name, sb_policy_t *out)
 {
 	int k;
 
@@ -934,7 +1203,7 @@ int sb_bucket_conf_job_policy(const sb_bucket_conf_t *c, const char *name,
 		errno = ENOENT;
 		return -1;
 	}
-	if (!sb_bucket_conf_job_allowed(c, (sb_policy_kind_t) k)) {
+	if (!sb_bucket_conf_job_allowed(c, part, (sb_policy_kind_t) k)) {
 		errno = EPERM;
 		return -1;
 	}
@@ -958,7 +1227,7 @@ int sb_bucket_conf_job_option(const sb_bucket_conf_t *c, const char *path,
 		errno = ENOENT;
 		return -1;
 	}
-	if (c && !sb_bucket_conf_job_allowed(c, (sb_policy_kind_t) k)) {
+	if (c && !(c->any_mask & POLICY_BIT(k))) {
 		if (err && errlen)
 			snprintf(err, errlen, SB_BUCKET_CONF_JOB_OPTION "=%s: "
 				 "not allowed to jobs (AllowJobPolicies in "
@@ -968,6 +1237,37 @@ int sb_bucket_conf_job_option(const sb_bucket_conf_t *c, const char *path,
 		return -1;
 	}
 	return k;
+}
+
+int sb_bucket_conf_prefer_option(const sb_bucket_conf_t *c, const char *path,
+				 const char *arg, char *err, size_t errlen)
+{
+	char shown[SB_SHOWN_BUF];
+
+	if (!c || c->any_prefer)
+		return 0;
+	if (err && errlen)
+		snprintf(err, errlen, SB_BUCKET_CONF_PREFER_OPTION "=%s: not "
+			 "allowed to jobs (AllowJobPreferences in %s)",
+			 sb_shown(shown, sizeof(shown), arg ? arg : ""),
+			 path ? path : "bucket.conf");
+	errno = EPERM;
+	return -1;
+}
+
+size_t sb_bucket_conf_part_count(const sb_bucket_conf_t *c)
+{
+	return c->nparts;
+}
+
+const sb_bucket_conf_part_t *sb_bucket_conf_part_at(const sb_bucket_conf_t *c,
+						    size_t i)
+{
+	if (i >= c->nparts) {
+		errno = ERANGE;
+		return NULL;
+	}
+	return &c->parts[i].pub;
 }
 
 const sb_bucket_conf_node_t *sb_bucket_conf_node(const sb_bucket_conf_t *c,
@@ -1018,14 +1318,34 @@ static int _by_speed_name(const void *pa, const void *pb)
 	return sb_hostlist_cmp(a->name, b->name);
 }
 
+/* "AllowJobPolicies=" and @mask as NONE, ALL or the list without ours. */
+static void _fmt_policies(sb_strbuf_t *b, const sb_bucket_conf_t *c,
+			  unsigned mask)
+{
+	unsigned rest = mask & ~POLICY_BIT(c->policy.kind);
+	int kind, first = 1;
+
+	sb_strbuf_add(b, "AllowJobPolicies=");
+	if (mask == ALL_POLICIES) {
+		sb_strbuf_add(b, "ALL");
+		return;
+	}
+	if (!rest)
+		sb_strbuf_add(b, "NONE");
+	for (kind = 0; kind < SB_POLICY_COUNT; kind++)
+		if (rest & POLICY_BIT(kind)) {
+			sb_strbuf_addf(b, "%s%s", first ? "" : ",",
+				       sb_policy_name((sb_policy_kind_t) kind));
+			first = 0;
+		}
+}
+
 char *sb_bucket_conf_fmt(const sb_bucket_conf_t *c)
 {
 	sb_strbuf_t b = SB_STRBUF_INIT;
 	const sb_bucket_conf_node_t **v = NULL;
 	char **names = NULL, *pf = NULL, *hl, num[SB_PF_NUMBER_LEN];
-	unsigned rest;
 	size_t i, j, k;
-	int first = 1, kind;
 
 	if (!c) {
 		errno = EINVAL;
@@ -1039,20 +1359,9 @@ char *sb_bucket_conf_fmt(const sb_bucket_conf_t *c)
 		       sb_policy_name(c->policy.kind));
 	if (pf)
 		sb_strbuf_addf(&b, "PriorityF=%s\n", pf);
-	rest = c->job_mask & ~POLICY_BIT(c->policy.kind);
-	sb_strbuf_add(&b, "AllowJobPolicies=");
-	if (c->job_mask == ALL_POLICIES)
-		sb_strbuf_add(&b, "ALL");
-	else if (!rest)
-		sb_strbuf_add(&b, "NONE");
-	for (kind = 0; kind < SB_POLICY_COUNT &&
-		       c->job_mask != ALL_POLICIES; kind++)
-		if (rest & POLICY_BIT(kind)) {
-			sb_strbuf_addf(&b, "%s%s", first ? "" : ",",
-				       sb_policy_name((sb_policy_kind_t) kind));
-			first = 0;
-		}
-	sb_strbuf_add(&b, "\n");
+	_fmt_policies(&b, c, c->job_mask);
+	sb_strbuf_addf(&b, "\nAllowJobPreferences=%s\n",
+		       c->job_prefer ? "YES" : "NO");
 	if (c->base)
 		sb_strbuf_addf(&b, "BaseSelectType=%s\n", c->base);
 	for (i = 0; i < c->nnodes; i++)
@@ -1068,6 +1377,12 @@ char *sb_bucket_conf_fmt(const sb_bucket_conf_t *c)
 		sb_priorityf_number_fmt(num, sizeof(num), v[i]->speed);
 		sb_strbuf_addf(&b, "NodeName=%s Speed=%s\n", hl, num);
 		free(hl);
+	}
+	for (i = 0; i < c->nparts; i++) {
+		sb_strbuf_addf(&b, "PartitionName=%s ", c->parts[i].pub.name);
+		_fmt_policies(&b, c, c->parts[i].policies);
+		sb_strbuf_addf(&b, " AllowJobPreferences=%s\n",
+			       c->parts[i].prefer ? "YES" : "NO");
 	}
 	free(v);
 	free(names);

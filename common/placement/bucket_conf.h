@@ -21,6 +21,12 @@
  *   - A line that starts with NodeName=HOSTLIST sets node attributes:
  *     "NodeName=n[1-8],fat1 Speed=2.5". HOSTLIST is Slurm's syntax
  *     (hostlist_fmt.h).
+ *   - A line that starts with PartitionName=NAME[,NAME...] sets what the
+ *     jobs of those partitions may choose:
+ *     "PartitionName=gpu,debug AllowJobPolicies=FASTEST
+ *     AllowJobPreferences=YES". Names are Slurm partition names of
+ *     letters, digits, '.', '_' and '-', case-sensitive, separated by
+ *     commas (no hostlist brackets: partitions are no hosts).
  *
  * Keys (the defaults are the behaviour of a cluster with no bucket.conf)
  *
@@ -40,7 +46,15 @@
  *       A list, not yes/no, so a site can allow FASTEST without letting
  *       every job scatter itself with LASTAVAILABLE. A job asking for
  *       PRIORITY gets the cluster's PriorityF; jobs do not bring their
- *       own expression.
+ *       own expression. The value of every partition not named on a
+ *       PartitionName= line that sets it.
+ *   AllowJobPreferences=YES|NO                  default NO
+ *       Whether a job's preferred features (--bucket-prefer) order its
+ *       nodes. They rank above the policy within a Weight tier, so
+ *       allowing them lets a job take the nodes the policy would keep
+ *       for others (a small job preferring "bigmem" under MINRESOURCE):
+ *       the site's choice, per partition if need be. The value of every
+ *       partition not named on a PartitionName= line that sets it.
  *   BaseSelectType=select/NAME    not set: the caller's default
  *       The select plugin select/bucket runs over: select/linear,
  *       select/cons_tres or select/cons_res (case-insensitive, kept in
@@ -58,6 +72,16 @@
  *       named once in the whole file; NodeName=DEFAULT is refused (a node
  *       not named keeps 1.0). Whether every named node exists is the
  *       caller's check: it knows the node list, this parser does not.
+ *   PartitionName=NAME[,NAME...] AllowJobPolicies=... AllowJobPreferences=...
+ *       What the jobs of these partitions may choose, one or both keys
+ *       (a key not on the line takes its global value, wherever in the
+ *       file that is set; the cluster's own policy is always allowed).
+ *       A partition may be named once in the whole file;
+ *       PartitionName=DEFAULT is refused (the global keys are every
+ *       other partition's). Whether every named partition exists is the
+ *       caller's check, as for nodes. A job's partition is the one
+ *       slurmctld tries it in (a job submitted to several is judged in
+ *       each).
  *
  * Errors
  *   Parsing stops at the first error, in line order (checks between
@@ -84,19 +108,23 @@
  * Use for a reconfigure: parse the new file into a new object; if that
  * fails, log the message and keep the old object (nothing is shared).
  *
- * Operations (L bytes of text, N node names, P policies):
- *   sb_bucket_conf_load / parse     O(L + N log N)
- *   sb_bucket_conf_free             O(N)
- *   sb_bucket_conf_check            O(N)
+ * Operations (L bytes of text, N node names, Q partition names, P
+ * policies):
+ *   sb_bucket_conf_load / parse     O(L + N log N + Q log Q)
+ *   sb_bucket_conf_free             O(N + Q)
+ *   sb_bucket_conf_check            O(N + Q)
  *   sb_bucket_conf_policy           O(1)
  *   sb_bucket_conf_priorityf        O(1)
  *   sb_bucket_conf_base             O(1)
- *   sb_bucket_conf_job_allowed      O(1)
- *   sb_bucket_conf_job_policy       O(P + len(PriorityF))
+ *   sb_bucket_conf_job_allowed      O(log Q)  (Q partitions named)
+ *   sb_bucket_conf_job_prefer       O(log Q)
+ *   sb_bucket_conf_job_policy       O(P + log Q + len(PriorityF))
  *   sb_bucket_conf_job_option       O(P)
+ *   sb_bucket_conf_prefer_option    O(1)
  *   sb_bucket_conf_node             O(log N)  by name
  *   sb_bucket_conf_node_count / at  O(1)
- *   sb_bucket_conf_fmt              O(N log N)
+ *   sb_bucket_conf_part_count / at  O(1)
+ *   sb_bucket_conf_fmt              O(N log N + Q)
  */
 #ifndef SB_BUCKET_CONF_H
 #define SB_BUCKET_CONF_H
@@ -127,6 +155,15 @@ typedef struct {
 	double speed;			/* > 0, finite */
 	size_t line;			/* the NodeName= line that named it */
 } sb_bucket_conf_node_t;
+
+/*
+ * A partition named on a PartitionName= line (what its jobs may choose:
+ * sb_bucket_conf_job_allowed(), sb_bucket_conf_job_prefer()).
+ */
+typedef struct {
+	const char *name;
+	size_t line;			/* the PartitionName= line */
+} sb_bucket_conf_part_t;
 
 /*
  * Read the file @path. Returns a new configuration, or NULL with errno
@@ -161,11 +198,14 @@ void sb_bucket_conf_free(sb_bucket_conf_t *c);
 
 /*
  * Verify the invariants: a valid cluster policy; PriorityF present iff
- * the cluster policy or an allowed job policy is PRIORITY, and then it
- * equals the cluster policy's expression when that is PRIORITY; job
- * policies within the known ones; nodes sorted by strcmp(), unique,
- * named, with a finite speed > 0 and a line > 0. Returns 0, or -1 with
- * errno EFAULT (EINVAL for NULL). O(N).
+ * the cluster policy or a policy allowed to jobs (globally or in a
+ * partition) is PRIORITY, and then it equals the cluster policy's
+ * expression when that is PRIORITY; job policies within the known ones,
+ * the cluster's among them, globally and in every partition; nodes
+ * sorted by strcmp(), unique, named, with a finite speed > 0 and a line
+ * > 0; partitions likewise, their names of the characters above; what
+ * some partition allows the union of them all. Returns 0, or -1 with
+ * errno EFAULT (EINVAL for NULL). O(N + Q).
  */
 int sb_bucket_conf_check(const sb_bucket_conf_t *c);
 
@@ -186,20 +226,30 @@ const sb_priorityf_t *sb_bucket_conf_priorityf(const sb_bucket_conf_t *c);
 const char *sb_bucket_conf_base(const sb_bucket_conf_t *c);
 
 /*
- * true if a job may ask for policy @kind: it is the cluster's policy or
- * AllowJobPolicies lists it (false for an out-of-range @kind). O(1).
+ * true if a job of partition @part may ask for policy @kind: it is the
+ * cluster's policy or the partition's AllowJobPolicies lists it (its
+ * PartitionName= line's, else the global one; NULL @part: the global
+ * one). false for an out-of-range @kind. O(log Q).
  */
-bool sb_bucket_conf_job_allowed(const sb_bucket_conf_t *c,
+bool sb_bucket_conf_job_allowed(const sb_bucket_conf_t *c, const char *part,
 				sb_policy_kind_t kind);
 
 /*
- * The policy for a job that asks for @name (case-insensitive), in *out.
- * Returns 0, or -1 with errno ENOENT (no such policy), EPERM (not
- * allowed to jobs) or EINVAL (a NULL argument); *out is unchanged on
- * failure. O(P + len(PriorityF)).
+ * true if the preferred features of a job of partition @part order its
+ * nodes: AllowJobPreferences=YES on its PartitionName= line, else
+ * globally (NULL @part: the global value). O(log Q).
  */
-int sb_bucket_conf_job_policy(const sb_bucket_conf_t *c, const char *name,
-			      sb_policy_t *out);
+bool sb_bucket_conf_job_prefer(const sb_bucket_conf_t *c, const char *part);
+
+/*
+ * The policy for a job of partition @part (NULL: the global settings)
+ * that asks for @name (case-insensitive), in *out. Returns 0, or -1
+ * with errno ENOENT (no such policy), EPERM (not allowed to the jobs of
+ * @part) or EINVAL (a NULL argument); *out is unchanged on failure.
+ * O(P + log Q + len(PriorityF)).
+ */
+int sb_bucket_conf_job_policy(const sb_bucket_conf_t *c, const char *part,
+			      const char *name, sb_policy_t *out);
 
 /* The option of the SPANK plugin by which a job chooses its policy. */
 #define SB_BUCKET_CONF_JOB_OPTION "--bucket-policy"
@@ -207,8 +257,10 @@ int sb_bucket_conf_job_policy(const sb_bucket_conf_t *c, const char *name,
 /*
  * The value of a job's --bucket-policy=@arg, as the SPANK plugin checks
  * it where the job is submitted: a policy name (case-insensitive) that
- * @c allows to jobs. @c is NULL when bucket.conf cannot be read there:
- * then any policy passes (slurmctld checks again with its own file).
+ * @c allows to the jobs of some partition (the submit side cannot know
+ * which partition slurmctld will try; slurmctld checks again, with its
+ * own file and the job's partition, and only its check counts). @c is
+ * NULL when bucket.conf cannot be read there: then any policy passes.
  * Returns the policy (a sb_policy_kind_t), or -1 with errno ENOENT (no
  * such policy, or a NULL @arg) or EPERM (not allowed), and one line in
  * @err (when not NULL; SB_BUCKET_CONF_ERRLEN bytes hold any) that names
@@ -220,6 +272,23 @@ int sb_bucket_conf_job_policy(const sb_bucket_conf_t *c, const char *name,
  */
 int sb_bucket_conf_job_option(const sb_bucket_conf_t *c, const char *path,
 			      const char *arg, char *err, size_t errlen);
+
+/* The option of the SPANK plugin by which a job prefers features. */
+#define SB_BUCKET_CONF_PREFER_OPTION "--bucket-prefer"
+
+/*
+ * A job's --bucket-prefer=@arg as the SPANK plugin checks it where the
+ * job is submitted, against @c (NULL: bucket.conf unreadable there, any
+ * passes): allowed when AllowJobPreferences=YES globally or for some
+ * partition (as above, slurmctld's check is the one that counts). The
+ * list itself is checked by sb_request_add_prefer_list(). Returns 0, or
+ * -1 with errno EPERM and one line in @err (when not NULL), e.g.
+ *   --bucket-prefer=bigmem: not allowed to jobs (AllowJobPreferences
+ *   in @path)
+ * O(1).
+ */
+int sb_bucket_conf_prefer_option(const sb_bucket_conf_t *c, const char *path,
+				 const char *arg, char *err, size_t errlen);
 
 /*
  * The attributes of node @name (exact, case-sensitive, as Slurm node
@@ -240,6 +309,15 @@ const sb_bucket_conf_node_t *sb_bucket_conf_node_at(const sb_bucket_conf_t *c,
 						    size_t i);
 
 /*
+ * The partitions the file names, in strcmp() order of their names: @i
+ * in [0, count). sb_bucket_conf_part_at() returns NULL with errno ERANGE
+ * for i >= count. O(1).
+ */
+size_t sb_bucket_conf_part_count(const sb_bucket_conf_t *c);
+const sb_bucket_conf_part_t *sb_bucket_conf_part_at(const sb_bucket_conf_t *c,
+						    size_t i);
+
+/*
  * Every effective setting, defaults included, in bucket.conf syntax
  * (parsing it back gives the same configuration), one per line, each
  * ending in '\n':
@@ -247,14 +325,19 @@ const sb_bucket_conf_node_t *sb_bucket_conf_node_at(const sb_bucket_conf_t *c,
  *   NodeAllocationPolicy=FIRSTAVAILABLE
  *   PriorityF=SPEED-10*JOBCOUNT          (only when set: no default)
  *   AllowJobPolicies=NONE
+ *   AllowJobPreferences=NO
  *   NodeName=n[1-4,9] Speed=2            (one line per speed, slowest
  *                                         first, names in hostlist order)
+ *   PartitionName=gpu AllowJobPolicies=FASTEST AllowJobPreferences=YES
+ *                                        (one line per partition, in
+ *                                         strcmp() order, both keys as
+ *                                         they hold for it)
  *
  * PriorityF in sb_priorityf_fmt()'s form; AllowJobPolicies as NONE, ALL
  * (every policy is allowed, counting the cluster's) or the list in
  * policy.h order without the cluster's policy; speeds in the shortest
  * form that reads back exactly. A string to free(), or NULL with errno
- * ENOMEM (EINVAL for NULL). O(N log N).
+ * ENOMEM (EINVAL for NULL). O(N log N + Q).
  */
 char *sb_bucket_conf_fmt(const sb_bucket_conf_t *c);
 

@@ -370,11 +370,55 @@ static int _cmp_name(const void *key, const void *elem)
 	return strcmp((const char *) key, *(char *const *) elem);
 }
 
+static bool _has_name(char *const *v, size_t n, const char *s)
+{
+	return n && bsearch(s, v, n, sizeof(*v), _cmp_name);
+}
+
+/*
+ * The names of @list as a sorted set of their own (*out, *nout), read
+ * whole before @r changes: a list that fails adds nothing. Counts the
+ * names new to @r, so that the limit is on the union.
+ */
+static int _prefer_list_read(const sb_request_t *r, const char *list,
+			     char ***out, size_t *nout, size_t *errpos)
+{
+	size_t p = 0, len, total = r->nprefer;
+	char name[256];
+
+	for (;;) {
+		len = sb_feat_name_len(list + p);
+		if (!len || len >= sizeof(name) ||
+		    (list[p + len] && list[p + len] != ',')) {
+			*errpos = p + (len < sizeof(name) ? len : 0);
+			errno = EINVAL;
+			return -1;
+		}
+		memcpy(name, list + p, len);
+		name[len] = '\0';
+		if (!_has_name(r->prefer, r->nprefer, name) &&
+		    !_has_name(*out, *nout, name)) {
+			if (total == SB_MAX_PREFER) {
+				*errpos = p;
+				errno = E2BIG;
+				return -1;
+			}
+			if (_add_name(out, nout, name) < 0)
+				return -1;
+			total++;
+		}
+		p += len;
+		if (!list[p])
+			return 0;
+		p++;		/* the comma */
+	}
+}
+
 int sb_request_add_prefer_list(sb_request_t *r, const char *list,
 			       size_t *errpos)
 {
-	size_t p = 0, len;
-	char name[256];
+	char **add = NULL, **all;
+	size_t nadd = 0, i = 0, j = 0, n = 0, pos = 0;
 
 	if (!r || !list || !*list) {
 		if (errpos)
@@ -382,30 +426,38 @@ int sb_request_add_prefer_list(sb_request_t *r, const char *list,
 		errno = EINVAL;
 		return -1;
 	}
-	for (;;) {
-		len = sb_feat_name_len(list + p);
-		if (!len || len >= sizeof(name) ||
-		    (list[p + len] && list[p + len] != ',')) {
-			if (errpos)
-				*errpos = p + (len < sizeof(name) ? len : 0);
-			errno = EINVAL;
-			return -1;
-		}
-		if (r->nprefer == SB_MAX_PREFER) {
-			if (errpos)
-				*errpos = p;
-			errno = E2BIG;
-			return -1;
-		}
-		memcpy(name, list + p, len);
-		name[len] = '\0';
-		if (sb_request_add_prefer(r, name) < 0)
-			return -1;
-		p += len;
-		if (!list[p])
-			return 0;
-		p++;		/* the comma */
+	/* bounded before it is read: no valid list is longer */
+	if (strnlen(list, SB_PREFER_LIST_MAX + 1) > SB_PREFER_LIST_MAX) {
+		if (errpos)
+			*errpos = SB_PREFER_LIST_MAX;
+		errno = E2BIG;
+		return -1;
 	}
+	if (_prefer_list_read(r, list, &add, &nadd, &pos) < 0) {
+		int saved = errno;
+
+		_free_names(add, nadd);
+		if (errpos)
+			*errpos = pos;
+		errno = saved;
+		return -1;
+	}
+	if (!nadd)
+		return 0;
+	if (!(all = malloc((r->nprefer + nadd) * sizeof(*all)))) {
+		_free_names(add, nadd);
+		return -1;
+	}
+	/* merge two sorted sets with nothing in common */
+	while (i < r->nprefer || j < nadd)
+		all[n++] = (j == nadd || (i < r->nprefer &&
+					  strcmp(r->prefer[i], add[j]) < 0)) ?
+			r->prefer[i++] : add[j++];
+	free(r->prefer);
+	free(add);
+	r->prefer = all;
+	r->nprefer = n;
+	return 0;
 }
 
 uint32_t sb_request_pref(const sb_request_t *r, const sb_node_t *n)

@@ -198,12 +198,23 @@ int sb_request_add_prefer(sb_request_t *r, const char *feature);
 #define SB_MAX_PREFER 64
 
 /*
+ * The longest list sb_request_add_prefer_list() reads: SB_MAX_PREFER
+ * names of 255 characters and their commas. A caller that takes a list
+ * from a user (a job's BUCKET_PREFER) bounds it by this before anything
+ * else.
+ */
+#define SB_PREFER_LIST_MAX (SB_MAX_PREFER * 256 - 1)
+
+/*
  * Add the comma-separated feature names of @list ("fast,ssd") to @r's
- * preferences. Returns 0, or -1 with errno EINVAL (an empty list or
- * name, a name of 256 characters or more, a character that is no
- * name's), E2BIG (more than SB_MAX_PREFER names) or ENOMEM; *errpos,
- * when not NULL, is then the offset of the offending character. Names
- * added before a failure stay. O(len + P^2).
+ * preferences, all or none: a list that fails adds no name (a list
+ * that does not parse orders nothing, not the names before the fault).
+ * Returns 0, or -1 with errno EINVAL (an empty list or name, a name of
+ * 256 characters or more, a character that is no name's), E2BIG (more
+ * than SB_PREFER_LIST_MAX bytes, checked before the list is read, or
+ * more than SB_MAX_PREFER names with @r's own) or ENOMEM; *errpos, when
+ * not NULL, is then the offset of the offending character
+ * (SB_PREFER_LIST_MAX for a list too long). O(len + P log P).
  */
 int sb_request_add_prefer_list(sb_request_t *r, const char *list,
 			       size_t *errpos);

@@ -24,6 +24,11 @@ struct sb_limit_plan {
 	sb_planner_t **p;
 };
 
+size_t sb_limit_plan_count(const sb_limit_plan_t *lp)
+{
+	return lp ? lp->n : 0;
+}
+
 sb_limit_plan_t *sb_limit_plan_create(int64_t now, const int64_t *limit,
 				      size_t n)
 {

@@ -65,6 +65,9 @@ sb_limit_plan_t *sb_limit_plan_create(int64_t now, const int64_t *limit,
 /* Free @lp; NULL is accepted and ignored. */
 void sb_limit_plan_destroy(sb_limit_plan_t *lp);
 
+/* How many limits @lp has (0 for NULL). O(1). */
+size_t sb_limit_plan_count(const sb_limit_plan_t *lp);
+
 /*
  * A running job holds @units of limit @i from now until @end
  * (SB_TIME_INFINITE: it never ends). An end at or before now is taken as

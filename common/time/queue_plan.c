@@ -175,6 +175,7 @@ void sb_qplan_result_fini(sb_qp_result_t *r)
 	if (!r)
 		return;
 	sb_bitmap_free(r->nodes);
+	free(r->allows);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -527,6 +528,34 @@ static bool _ready(const sb_qp_job_t *j, const bool *done)
 	return true;
 }
 
+/*
+ * r->allows: for each limit job @j needs, the earliest start from @t it
+ * alone allows, before @j is committed. 0, or -1 with errno.
+ */
+static int _allows(sb_qplan_t *q, const sb_qp_job_t *j, int64_t t,
+		   sb_qp_result_t *r)
+{
+	size_t k, n = sb_limit_plan_count(q->lp);
+
+	if (!(r->allows = malloc((n + 1) * sizeof(*r->allows)))) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (k = 0; k < n; k++) {
+		r->allows[k] = -1;
+		if (j->need[k] <= 0)
+			continue;
+		if (sb_limit_plan_earliest_one(q->lp, k, j->need[k], t,
+					       j->duration,
+					       &r->allows[k]) < 0) {
+			if (errno != ENOENT)
+				return -1;
+			r->allows[k] = -1;
+		}
+	}
+	return 0;
+}
+
 /* Plan job @jobs[i] into @r, given the results of its predecessors. */
 static int _plan_one(sb_qplan_t *q, const sb_qp_job_t *jobs, size_t i,
 		     const sb_policy_t *p, sb_qp_result_t *out)
@@ -569,6 +598,8 @@ static int _plan_one(sb_qplan_t *q, const sb_qp_job_t *jobs, size_t i,
 			r->dep = d;
 		}
 	}
+	if (q->lp && j->need && _allows(q, j, t, r) < 0)
+		goto out;
 	if (!(r->nodes = sb_bitmap_alloc(q->n)))
 		goto oom;
 	for (round = 0; round < MAX_ROUNDS; round++) {

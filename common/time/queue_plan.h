@@ -165,6 +165,14 @@ typedef struct {
 					 * the index of the dependency in
 					 * the job's deps */
 	size_t order;			/* when it was planned: 0, 1, ... */
+	int64_t *allows;		/* NULL, or (a job with a need, not
+					 * NEVER_DEPENDENCY or CYCLE) one
+					 * entry per limit of the plan: for
+					 * each it needs, the earliest start
+					 * that limit alone allows from its
+					 * begin time and dependencies, given
+					 * the jobs planned before it (-1:
+					 * never); -1 for the others */
 } sb_qp_result_t;
 
 /*

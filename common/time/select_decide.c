@@ -159,9 +159,9 @@ static int _request(const sb_select_facts_t *f, sb_request_t *r,
 	c->min_memory = f->min_memory;
 	c->min_tmp = f->min_tmp;
 	/*
-	 * A list that no longer parses (a job of another version, an edited
-	 * environment) orders nothing more than what parsed before the
-	 * fault; the caller says so.
+	 * A list that does not parse (a job of another version, an
+	 * environment set by hand) orders nothing: the list is read all or
+	 * nothing (node.h); the caller says so.
 	 */
 	if (f->prefer) {
 		if (sb_request_add_prefer_list(r, f->prefer, NULL) < 0) {

@@ -10,11 +10,6 @@
 #include "sb_time.h"
 #include "why.h"
 
-static int _sized(const sb_bitmap_t *b, size_t n)
-{
-	return b && sb_bitmap_size(b) == n;
-}
-
 sb_why_state_t sb_why_node_state(const sb_bucket_set_t *set, size_t idx,
 				 const sb_bitmap_t *reserved)
 {
@@ -128,38 +123,4 @@ fail:
 	sb_why_census_free(v, k);
 	errno = ENOMEM;
 	return -1;
-}
-
-static const sb_model_job_t *_sort_jobs;
-
-static int _by_end(const void *a, const void *b)
-{
-	size_t x = *(const size_t *) a, y = *(const size_t *) b;
-
-	if (_sort_jobs[x].end != _sort_jobs[y].end)
-		return _sort_jobs[x].end < _sort_jobs[y].end ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
-int sb_why_waits_for(const sb_model_job_t *jobs, size_t njobs,
-		     const sb_bitmap_t *nodes, size_t *idx, size_t *nidx)
-{
-	size_t k, m = 0;
-
-	if ((!jobs && njobs) || !nodes || (!idx && njobs) || !nidx) {
-		errno = EINVAL;
-		return -1;
-	}
-	for (k = 0; k < njobs; k++)
-		if (!_sized(jobs[k].nodes, sb_bitmap_size(nodes))) {
-			errno = EINVAL;
-			return -1;
-		}
-	for (k = 0; k < njobs; k++)
-		if (sb_bitmap_intersects(jobs[k].nodes, nodes) == 1)
-			idx[m++] = k;
-	_sort_jobs = jobs;
-	qsort(idx, m, sizeof(*idx), _by_end);
-	*nidx = m;
-	return 0;
 }

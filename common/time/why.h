@@ -1,7 +1,7 @@
 /*
  * why.h - the bucket model's account of one job: which nodes of which
- * buckets it could have and in what state they are, which running jobs
- * it waits for, and WILL_RUN's plan built as select/bucket builds it.
+ * buckets it could have and in what state they are, and WILL_RUN's plan
+ * built as select/bucket builds it.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -20,16 +20,15 @@
  *                        reserved   in a reservation the job may not
  *                                   use (the caller's bitmap)
  *                      (a node is counted once, in the first state of
- *                      down, reserved, busy, later, free that applies);
- *   sb_why_waits_for   the running jobs on a set of nodes (the nodes
- *                      WILL_RUN chose), by end time.
+ *                      down, reserved, busy, later, free that applies).
+ * What a job waits for is the queue plan's to say
+ * (tools/explain/sbucket_explain.h).
  *
  * Operations (N nodes, B buckets, C chunks, J jobs, R reservations,
  * W windows of a node):
  *   sb_why_census        O(B C (match) + N)
  *   sb_why_census_free   O(B)
  *   sb_why_node_state    O(W)
- *   sb_why_waits_for     O(J N / 64 + J log J)
  */
 #ifndef SB_WHY_H
 #define SB_WHY_H
@@ -86,13 +85,5 @@ int sb_why_census(const sb_bucket_set_t *set, const sb_request_t *r,
 
 /* Free a census; NULL is fine. */
 void sb_why_census_free(sb_why_bucket_t *b, size_t n);
-
-/*
- * The jobs among @jobs running on at least one node of @nodes, as
- * indices into @jobs sorted by end (then index), into @idx (room for
- * njobs); their number in *nidx. Returns 0, or -1 with errno EINVAL.
- */
-int sb_why_waits_for(const sb_model_job_t *jobs, size_t njobs,
-		     const sb_bitmap_t *nodes, size_t *idx, size_t *nidx);
 
 #endif /* SB_WHY_H */

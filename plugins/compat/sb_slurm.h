@@ -20,6 +20,17 @@
 
 #include "sb_slurm_traits.h"
 
+/*
+ * First, as in Slurm's own plugins: the functions of Slurm's common code
+ * under their "slurm_" names (bit_alloc is slurm_bit_alloc), which both
+ * libslurmfull and the public libslurm.so export. A program linked with
+ * libslurm.so (pyslurm, a site's own client) loads every select plugin
+ * of PluginDir when it reads jobs or nodes, ours too, and its library
+ * has no other names for them: what select/bucket calls there must be
+ * found (testsuite/build/b05).
+ */
+#include "src/common/slurm_xlator.h"
+
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
 

@@ -13,8 +13,10 @@
 #   3. jack (25 shares) and jill (75) each submitting six whole-cluster
 #      jobs under priority/bucket: who runs in which order, and the usage
 #      split after the first 24 hours;
-#   4. sbucket offline on the example files;
-#   5. a replay of a real workload: the first 5,000 jobs of KTH's SP2 log
+#   4. a busy cluster: 'sbucket forecast' of its queue (the table and the
+#      chart) and 'sbucket why' for one waiting job;
+#   5. sbucket offline on the example files;
+#   6. a replay of a real workload: the first 5,000 jobs of KTH's SP2 log
 #      (../shared/traces, cut at run time; skipped with one line when
 #      absent) under EASY with the users' estimates, beside EASY with
 #      predicted run times and the shortest job backfilled first, and its
@@ -70,7 +72,7 @@ started_all_ended() {
 }
 SACCT_FORMAT=JobID,User,Account,NodeList,Start,End
 
-# The five clusters run side by side (each waits on Slurm most of the
+# The six clusters run side by side (each waits on Slurm most of the
 # time), each in a subshell of its own with its own 500 ports
 # (SB_PORT_BASE + 500 k) and its output in a file; the parts print them
 # in order. bg NAME FUNCTION ARGS... starts one; bg_show NAME waits for
@@ -360,7 +362,42 @@ fairshare_report() {
 EOF
 }
 
-# ---- 4. offline ---------------------------------------------------------
+# ---- 4. a busy cluster: what each waiting job waits for ---------------
+# Four nodes, two running jobs that hold them for minutes, and a queue
+# behind them: 'sbucket forecast' plans every pending job at once (the
+# table, then the plan as a chart), 'sbucket why' explains one of them.
+# Nothing runs to its end: the jobs are cancelled once shown.
+part_forecast() {
+	failed=0
+	sb_cluster_init demofc
+	sb_nodes "node[1-4]" "CPUs=2 RealMemory=2000 Features=gpu Weight=1"
+	sb_select bucket
+	sb_conf "SchedulerParameters=bf_interval=1,bf_resolution=1"
+	sb_cluster_start
+	cd "$SB_DIR/jobs" || return 1
+	sb_user_add sbcarol sbdave
+	local a b w1 w2 w3
+	a=$(runuser -u sbcarol -- sbatch --parsable -N2 -t 10 -o /dev/null --wrap 'sleep 600')
+	b=$(runuser -u sbdave -- sbatch --parsable -N2 -t 5 -o /dev/null --wrap 'sleep 600')
+	w1=$(runuser -u sbcarol -- sbatch --parsable -N3 -t 20 -o /dev/null --wrap 'sleep 600')
+	w2=$(runuser -u sbdave -- sbatch --parsable -N1 -t 4 -o /dev/null --wrap 'sleep 600')
+	w3=$(runuser -u sbdave -- sbatch --parsable -N2 -t 10 -d "afterany:$w1" -o /dev/null --wrap 'sleep 600')
+	_running2() { [ "$(squeue -h -t R -o %i | wc -l)" = 2 ]; }
+	_planned() { squeue -h --start -j "$w1" -o %S | grep -q '^[0-9]'; }
+	sb_wait_for 30 _running2 || demo_fail "jobs $a and $b did not start"
+	sb_wait_for 30 _planned || demo_fail "backfill did not plan job $w1"
+	show squeue -o '%.4i %.8u %.8T %.4D %.10l %R'
+	show "$SBUCKET" forecast --chart="$out/forecast.svg"
+	echo "(the plan as a chart: $out/forecast.svg)"
+	show "$SBUCKET" why "$w1"
+	scancel "$a" "$b" "$w1" "$w2" "$w3"
+	sb_wait_for 60 sb_queue_empty || demo_fail "the queue did not empty"
+	sb_cluster_stop
+	sb_all_gone || demo_fail "a daemon outlived the cluster"
+	return $failed
+}
+
+# ---- 5. offline ---------------------------------------------------------
 part_offline() {
 	local ex=$top/etc/examples
 	echo
@@ -384,6 +421,7 @@ for r in "fcfs sched/builtin 1" "fifo sched/builtin 0" "backfill sched/backfill 
 	bg "mix-$name" mix_run "$name" "$sched" "$one"
 done
 bg fairshare part_fairshare
+bg forecast part_forecast
 bg_show placements || demo_fail "part 1 (placements)"
 part_mix
 bg_show fairshare || demo_fail "part 3 (jack and jill)"
@@ -394,9 +432,10 @@ if [ -s "$out/fairshare.sacct" ]; then
 		-o "$out/fairshare.svg" "$out/fairshare.sacct" ||
 		demo_fail "sbucket chart fairshare"
 fi
+bg_show forecast || demo_fail "part 4 (forecast and why)"
 part_offline
 
-# Part 5: a real workload replayed, two configurations side by side.
+# ---- 6. a real workload replayed, two configurations side by side -------
 part_replay() {
 	local log=$top/../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz
 	local cut=$out/kth-5000.swf
@@ -419,7 +458,7 @@ part_replay
 
 echo
 echo "demo: charts (open them in a web browser):"
-charts="fcfs fifo backfill fairshare plan"
+charts="fcfs fifo backfill fairshare forecast plan"
 [ -f "$top/../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz" ] &&
 	charts="$charts replay"
 for f in $charts; do

@@ -35,8 +35,22 @@ static void _same(const sb_bucket_conf_t *a, const sb_bucket_conf_t *b)
 			FUZZ_CHECK(pa->coef[k] == pb->coef[k]);
 	}
 	for (k = 0; k < SB_POLICY_COUNT; k++)
-		FUZZ_CHECK(sb_bucket_conf_job_allowed(a, k) ==
-			   sb_bucket_conf_job_allowed(b, k));
+		FUZZ_CHECK(sb_bucket_conf_job_allowed(a, NULL, k) ==
+			   sb_bucket_conf_job_allowed(b, NULL, k));
+	FUZZ_CHECK(sb_bucket_conf_job_prefer(a, NULL) ==
+		   sb_bucket_conf_job_prefer(b, NULL));
+	FUZZ_CHECK(sb_bucket_conf_part_count(a) ==
+		   sb_bucket_conf_part_count(b));
+	for (i = 0; i < sb_bucket_conf_part_count(a); i++) {
+		const char *name = sb_bucket_conf_part_at(a, i)->name;
+
+		FUZZ_CHECK(!strcmp(name, sb_bucket_conf_part_at(b, i)->name));
+		FUZZ_CHECK(sb_bucket_conf_job_prefer(a, name) ==
+			   sb_bucket_conf_job_prefer(b, name));
+		for (k = 0; k < SB_POLICY_COUNT; k++)
+			FUZZ_CHECK(sb_bucket_conf_job_allowed(a, name, k) ==
+				   sb_bucket_conf_job_allowed(b, name, k));
+	}
 	FUZZ_CHECK(sb_bucket_conf_node_count(a) ==
 		   sb_bucket_conf_node_count(b));
 	for (i = 0; i < sb_bucket_conf_node_count(a); i++) {
@@ -49,19 +63,29 @@ static void _same(const sb_bucket_conf_t *a, const sb_bucket_conf_t *b)
 	}
 }
 
-static void _job_policies(const sb_bucket_conf_t *c)
+/* A job of @part (NULL: the global settings) gets what is allowed. */
+static void _job_policies_in(const sb_bucket_conf_t *c, const char *part)
 {
 	sb_policy_t p;
 	int k, rc;
 
 	for (k = 0; k < SB_POLICY_COUNT; k++) {
-		rc = sb_bucket_conf_job_policy(c, sb_policy_name(k), &p);
-		if (sb_bucket_conf_job_allowed(c, k)) {
+		rc = sb_bucket_conf_job_policy(c, part, sb_policy_name(k), &p);
+		if (sb_bucket_conf_job_allowed(c, part, k)) {
 			FUZZ_CHECK(rc == 0 && p.kind == (sb_policy_kind_t) k);
 		} else {
 			FUZZ_CHECK(rc == -1 && errno == EPERM);
 		}
 	}
+}
+
+static void _job_policies(const sb_bucket_conf_t *c)
+{
+	size_t i;
+
+	_job_policies_in(c, NULL);
+	for (i = 0; i < sb_bucket_conf_part_count(c); i++)
+		_job_policies_in(c, sb_bucket_conf_part_at(c, i)->name);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

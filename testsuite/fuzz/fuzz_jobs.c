@@ -87,8 +87,9 @@ static void _check_lines(const char *out, size_t len, int bars,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	/* "base": --base, a job select/bucket hands to its base. */
 	static const char *const place_results[] = { "run", "wait", "never",
-						     NULL };
+						     "base", NULL };
 	static const char *const backfill_results[] = { "run", "later",
 							"never", NULL };
 	char *text = fuzz_str(data, size), *rest = text, *opts = NULL;

@@ -1,7 +1,5 @@
 /*
- * fuzz_trace.h - what fuzz_swf and fuzz_sacct share (fuzz_trace.c): one
- * input read as a workload in one format, and 'sbucket replay' whole on
- * it.
+ * fuzz_trace.h - the body fuzz_swf and fuzz_sacct share (fuzz_trace.c).
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -14,12 +12,7 @@
 
 #include "sbucket_input_trace.h"
 
-/*
- * Feed the @size bytes @data (an optional first line "#!OPTIONS" of
- * sbucket replay's options, then the log) to the reader as @format and
- * to 'sbucket replay', checking what fuzz_trace.c's header says; a
- * failed check aborts (fuzz_fail()).
- */
+/* One input read as @format, then replayed (see fuzz_trace.c). */
 void fuzz_trace_one(const uint8_t *data, size_t size,
 		    sbi_trace_format_t format);
 

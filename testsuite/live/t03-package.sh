@@ -61,7 +61,7 @@ fi
 
 sb_check_eq "it depends on exactly the installed Slurm ($slurm_version)" \
 	"slurm-wlm-basic-plugins (= $slurm_version), slurmctld (= $slurm_version) | slurmd (= $slurm_version) | slurm-client (= $slurm_version)" \
-	sh -c "dpkg-deb -f '$deb' Depends | sed 's/^libc6 ([^)]*), //'"
+	sh -c "dpkg-deb -f '$deb' Depends | sed 's/, /\\n/g' | grep slurm | paste -sd '#' | sed 's/#/, /g'"
 files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { sub(/^\./, "", $6); print $6 }')
 want="$libdir/priority_bucket.so
 $libdir/select_bucket.so

@@ -316,6 +316,35 @@ _usage_now "$SB_DIR/u.mf2"
 sb_check "decay: bucket -> multifactor decays each second once" \
 	_decayed_once "$SB_DIR/u.mf1" "$SB_DIR/u.mf2"
 
+# ---- a state file from the future ---------------------------------------------
+# Both times ten years ahead (a clock once set wrong): priority/bucket
+# takes each as now, says so in its log, and writes sane times back, so
+# that PriorityUsageResetPeriod counts from now instead of in ten years.
+_be64() { printf "$(printf '%016x' "$1" | sed 's/../\\x&/g')"; }
+_state_time() {	# 0: the last pass, 8: the last reset
+	local h
+	h=$(od -An -tx1 -j"$1" -N8 "$STATE/priority_last_decay_ran" 2>/dev/null |
+		tr -d ' \n')
+	[ ${#h} = 16 ] && echo $((16#$h))
+}
+_sane_since() {	# T0: both times in [T0, now]
+	local ran reset now
+	ran=$(_state_time 0) && reset=$(_state_time 8) || return 1
+	now=$(date +%s)
+	[ "$ran" -ge "$1" ] && [ "$ran" -le "$now" ] && [ "$reset" -le "$now" ]
+}
+sb_ctld_stop
+_set_conf PriorityType priority/bucket
+future=$(($(date +%s) + 10 * 365 * 86400))
+{ _be64 "$future"; _be64 "$future"; } >"$STATE/priority_last_decay_ran"
+t0=$(date +%s)
+sb_check "future state file: slurmctld starts with priority/bucket" sb_ctld_start 60
+sb_check "... logs that the last reset was after now" \
+	sb_wait_for 30 grep -q "the last usage reset is after now" \
+	"$SB_DIR/log/slurmctld.log"
+sb_check "... and its next pass writes both times no later than now" \
+	sb_wait_for 30 _sane_since "$t0"
+
 # ---- PriorityFlags that make sshare and the jobs disagree --------------------
 _refused() {	# flags parameters expected-log-text
 	sb_ctld_stop

@@ -3,7 +3,8 @@
 # live slurmctld, each with a case whose answer is visible by hand, set
 # through bucket.conf and 'scontrol reconfigure'; a job's own policy
 # through the SPANK option --bucket-policy; a bad bucket.conf kept out on
-# reconfigure and refused at start.
+# reconfigure and refused at start (a node or a partition slurm.conf
+# lacks too).
 #
 # Copyright (C) 2026 The slurm-buckets authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
@@ -137,6 +138,14 @@ sb_check_eq "slurmctld refuses to start when bucket.conf names a node slurm.conf
 	no echo "$started"
 sb_ctld_stop
 sb_check "... naming it" grep -q "$BCONF:1: NodeName=p9: no such node in slurm.conf" \
+	"$SB_DIR/log/slurmctld.out" "$LOG"
+printf 'PartitionName=debug,nosuch AllowJobPreferences=YES\n%s\n' \
+	"$(sb_bucket_conf_base)" >"$BCONF"
+if sb_ctld_start 20; then started=yes; else started=no; fi
+sb_check_eq "... or a partition slurm.conf lacks" no echo "$started"
+sb_ctld_stop
+sb_check "... naming it" grep -q \
+	"$BCONF:1: PartitionName=nosuch: no such partition in slurm.conf" \
 	"$SB_DIR/log/slurmctld.out" "$LOG"
 
 sb_cluster_stop

@@ -102,18 +102,19 @@ _sub() {	# USER ARGS... -> job id
 }
 
 # ---- sbucket why ------------------------------------------------------------
-# A value of its --json (the last "KEY": at any depth; planned_start and
-# squeue_start are the top level's: nothing after them has such keys).
-_jget() { sed -n "s/.*\"$1\":\(null\|-\{0,1\}[0-9][0-9]*\|\"[^\"]*\"\).*/\1/p" <<<"$2"; }
+# Its --json's job object (the "job" line, sbucket(1) "JSON") and its
+# planned start (the object's first "start", before any nested object).
+_jjob() { sed -n 's/^"job":\(.*\),$/\1/p' <<<"$1"; }
+_jstart() { _jjob "$1" | sed -n 's/^{[^{]*"start":\(null\|[0-9]*\),.*/\1/p'; }
 # its "limits" array
-_jlimits() { sed -n 's/.*"limits":\[\(.*\)\],"limits_start".*/\1/p' <<<"$1"; }
+_jlimits() { _jjob "$1" | sed -n 's/.*"limits":\[\(.*\)\],"likely_start".*/\1/p'; }
 # what each waiting job's "limits" must say (after its "reason")
-declare -A LIMIT_IS=([W1]='"scope":"license","license":"lic"'
-	[W2]='"scope":"license","license":"lic"'
-	[BW1]='"scope":"license","license":"blic"'
-	[BW2]='"scope":"license","license":"blic"'
-	[GW]='"scope":"qos","qos":"lim4","tres":"cpu","limit":4'
-	[UW]='"scope":"qos-user","qos":"limu","user":"sbl1","tres":"cpu","limit":2')
+declare -A LIMIT_IS=([W1]='"scope":"license","owner":"lic"'
+	[W2]='"scope":"license","owner":"lic"'
+	[BW1]='"scope":"license","owner":"blic"'
+	[BW2]='"scope":"license","owner":"blic"'
+	[GW]='"scope":"qos","owner":"lim4","of":null,"tres":"cpu","total":4'
+	[UW]='"scope":"qos-user","owner":"limu","of":"sbl1","tres":"cpu","total":2')
 declare -A PLANNED=()
 _hm() { date -d @"$1" +%FT%T; }
 # sbucket why for waiting job NAME, whose holder ends at END[HOLDER]:
@@ -127,7 +128,7 @@ _why_checks() {	# NAME
 		echo "$text" >"$WHY_DIR/why.$j"
 		echo "$json" >"$WHY_DIR/why-json.$j"
 	fi
-	ps=$(_jget planned_start "$json")
+	ps=$(_jstart "$json")
 	PLANNED[$n]=$ps
 	sq=$(_sq_start_epoch "$j")
 	note "sbucket why $n job $j: planned_start ${ps:-?} ($( [ -n "$ps" ] && [ "$ps" != null ] && _hm "$ps")), squeue --start '$(_sq_start "$j")' (${sq:-none}), $h's end ${END[$h]}"
@@ -137,10 +138,10 @@ _why_checks() {	# NAME
 		grep -q "^Planned start: $(_hm "${END[$h]}")" <<<"$text"
 	lim=$(_jlimits "$json")
 	sb_check "sbucket why $n: its limits name ${WANT[$n]}: ${LIMIT_IS[$n]}" \
-		grep -qF "\"reason\":\"${WANT[$n]}\",\"name\":" <<<"$lim"
+		grep -qF "\"reason\":\"${WANT[$n]}\",\"scope\":" <<<"$lim"
 	sb_check "... ${LIMIT_IS[$n]}" grep -qF "${LIMIT_IS[$n]}" <<<"$lim"
 	sb_check "sbucket why $n: $h (job ${JOB[$h]}) is among its holders" \
-		grep -qE "\\{\"job\":\"${JOB[$h]}\",\"user\":\"[^\"]*\",\"units\":[0-9]+,\"end\":${END[$h]}\\}" <<<"$lim"
+		grep -qE "\\{\"job_id\":\"${JOB[$h]}\",\"user\":\"[^\"]*\",\"units\":[0-9]+,\"end\":${END[$h]}\\}" <<<"$lim"
 }
 
 declare -A JOB=() END=() REASON=() SQ=() STARTED=()
@@ -242,7 +243,7 @@ done >"$CAP/names"
 WHY_DIR=$CAP
 for n in W2 W1 GW UW; do _why_checks "$n"; done
 # U2 runs in limu too, but as sbl2: not one of UW's holders
-_holds_not() { ! _jlimits "$("$SBUCKET" why --json "$1" 2>&1)" | grep -qF "{\"job\":\"$2\""; }
+_holds_not() { ! _jlimits "$("$SBUCKET" why --json "$1" 2>&1)" | grep -qF "{\"job_id\":\"$2\""; }
 sb_check "sbucket why UW: U2 (job ${JOB[U2]}, sbl2's) does not hold sbl1's limit" \
 	_holds_not "${JOB[UW]}" "${JOB[U2]}"
 
@@ -284,7 +285,7 @@ for n in BW2 BW1; do _why_checks "$n"; done
 # slurmctld, and the pending jobs it recovers show NumNodes=1, no longer
 # 1-1, which select/bucket leaves to its base)
 for n in BW2 BW1 W2 W1; do
-	ps=$(_jget planned_start "$("$SBUCKET" why --json "${JOB[$n]}" 2>&1)")
+	ps=$(_jstart "$("$SBUCKET" why --json "${JOB[$n]}" 2>&1)")
 	sq=$(_sq_start_epoch "${JOB[$n]}")
 	note "bf_licenses: $n job ${JOB[$n]}: sbucket why ${ps:-?}, squeue --start ${sq:-none} (NumNodes=$(_field "${JOB[$n]}" NumNodes))"
 	[ "$n" = W2 ] || [ "$n" = W1 ] && continue

@@ -25,7 +25,8 @@
 #include "sb_test.h"
 
 #define DEFAULTS "NodeAllocationPolicy=FIRSTAVAILABLE\n" \
-		 "AllowJobPolicies=NONE\n"
+		 "AllowJobPolicies=NONE\n" \
+		 "AllowJobPreferences=NO\n"
 
 static const struct {
 	const char *in;
@@ -39,9 +40,11 @@ static const struct {
 	  DEFAULTS },
 	/* Keys and policy names are case-insensitive; CRLF is fine. */
 	{ "nodeallocationpolicy=fastest\r\n", 0,
-	  "NodeAllocationPolicy=FASTEST\nAllowJobPolicies=NONE\n" },
+	  "NodeAllocationPolicy=FASTEST\nAllowJobPolicies=NONE\n"
+	  "AllowJobPreferences=NO\n" },
 	{ "  NODEALLOCATIONPOLICY=MaxBalance   # comment\n", 0,
-	  "NodeAllocationPolicy=MAXBALANCE\nAllowJobPolicies=NONE\n" },
+	  "NodeAllocationPolicy=MAXBALANCE\nAllowJobPolicies=NONE\n"
+	  "AllowJobPreferences=NO\n" },
 	/* The base plugin, kept in lower case, after the policies. */
 	{ "BaseSelectType=Select/Cons_TRES\n", 0,
 	  DEFAULTS "BaseSelectType=select/cons_tres\n" },
@@ -61,34 +64,36 @@ static const struct {
 	  "PriorityF=\"SPEED + .01 * AMEM - 10 * JOBCOUNT\"\n", 0,
 	  "NodeAllocationPolicy=PRIORITY\n"
 	  "PriorityF=0.01*AMEM+SPEED-10*JOBCOUNT\n"
-	  "AllowJobPolicies=NONE\n" },
+	  "AllowJobPolicies=NONE\nAllowJobPreferences=NO\n" },
 	{ "PriorityF='6*LOAD + -.01 * CMEM - JOBCOUNT'\n"
 	  "NodeAllocationPolicy=priority\n", 0,
 	  "NodeAllocationPolicy=PRIORITY\n"
 	  "PriorityF=-0.01*CMEM+6*LOAD-JOBCOUNT\n"
-	  "AllowJobPolicies=NONE\n" },
+	  "AllowJobPolicies=NONE\nAllowJobPreferences=NO\n" },
 	{ "NodeAllocationPolicy=PRIORITY\nPriorityF=WEIGHT\n", 0,
 	  "NodeAllocationPolicy=PRIORITY\nPriorityF=WEIGHT\n"
-	  "AllowJobPolicies=NONE\n" },
+	  "AllowJobPolicies=NONE\nAllowJobPreferences=NO\n" },
 	/* PriorityF only for jobs that ask for PRIORITY. */
 	{ "AllowJobPolicies=PRIORITY,FASTEST\nPriorityF=CPROCS\n", 0,
 	  "NodeAllocationPolicy=FIRSTAVAILABLE\nPriorityF=CPROCS\n"
-	  "AllowJobPolicies=FASTEST,PRIORITY\n" },
+	  "AllowJobPolicies=FASTEST,PRIORITY\nAllowJobPreferences=NO\n" },
 	/* The cluster's own policy is allowed anyway: it drops out. */
 	{ "NodeAllocationPolicy=FASTEST\n"
 	  "AllowJobPolicies=\" fastest , minresource \"\n", 0,
-	  "NodeAllocationPolicy=FASTEST\nAllowJobPolicies=MINRESOURCE\n" },
+	  "NodeAllocationPolicy=FASTEST\nAllowJobPolicies=MINRESOURCE\n"
+	  "AllowJobPreferences=NO\n" },
 	{ "NodeAllocationPolicy=FASTEST\nAllowJobPolicies=FASTEST\n", 0,
-	  "NodeAllocationPolicy=FASTEST\nAllowJobPolicies=NONE\n" },
+	  "NodeAllocationPolicy=FASTEST\nAllowJobPolicies=NONE\n"
+	  "AllowJobPreferences=NO\n" },
 	/* Every other policy listed is ALL. */
 	{ "NodeAllocationPolicy=CPULOAD\nPriorityF=SPEED\n"
 	  "AllowJobPolicies=FIRSTAVAILABLE,LASTAVAILABLE,MINRESOURCE,"
 	  "CONTIGUOUS,MAXBALANCE,FASTEST,PRIORITY\n", 0,
 	  "NodeAllocationPolicy=CPULOAD\nPriorityF=SPEED\n"
-	  "AllowJobPolicies=ALL\n" },
+	  "AllowJobPolicies=ALL\nAllowJobPreferences=NO\n" },
 	{ "AllowJobPolicies=all\nPriorityF=SPEED\n", 0,
 	  "NodeAllocationPolicy=FIRSTAVAILABLE\nPriorityF=SPEED\n"
-	  "AllowJobPolicies=ALL\n" },
+	  "AllowJobPolicies=ALL\nAllowJobPreferences=NO\n" },
 	/* Speeds: grouped by value, slowest first, names in hostlist order. */
 	{ "NodeName=n[1-4],n9 Speed=2\n"
 	  "nodename=n[5-8] SPEED=.5\n"
@@ -103,6 +108,25 @@ static const struct {
 	  "NodeName=n[001-003],x.y_z-1 Speed=1000\n" },
 	{ "NodeName=r[1-2]n[1-2] Speed=3\n", 0,
 	  DEFAULTS "NodeName=r1n[1-2],r2n[1-2] Speed=3\n" },
+	/* What jobs may choose: globally, and per partition. */
+	{ "allowjobpreferences=yes\n", 0,
+	  "NodeAllocationPolicy=FIRSTAVAILABLE\nAllowJobPolicies=NONE\n"
+	  "AllowJobPreferences=YES\n" },
+	{ "PartitionName=b.x_y-1 AllowJobPolicies=\"FASTEST, PRIORITY\"\n"
+	  "PriorityF=SPEED\nNodeName=n1 Speed=2\n"
+	  "partitionname=a allowjobpreferences=No\n", 0,
+	  "NodeAllocationPolicy=FIRSTAVAILABLE\nPriorityF=SPEED\n"
+	  "AllowJobPolicies=NONE\nAllowJobPreferences=NO\n"
+	  "NodeName=n1 Speed=2\n"
+	  "PartitionName=a AllowJobPolicies=NONE AllowJobPreferences=NO\n"
+	  "PartitionName=b.x_y-1 AllowJobPolicies=FASTEST,PRIORITY "
+	  "AllowJobPreferences=NO\n" },
+	/* The cluster's policy is every partition's too. */
+	{ "PartitionName=p AllowJobPolicies=ALL\nPriorityF=LOAD\n"
+	  "NodeAllocationPolicy=CPULOAD\n", 0,
+	  "NodeAllocationPolicy=CPULOAD\nPriorityF=LOAD\n"
+	  "AllowJobPolicies=NONE\nAllowJobPreferences=NO\n"
+	  "PartitionName=p AllowJobPolicies=ALL AllowJobPreferences=NO\n" },
 
 	/* Expected failures: the one message, exactly. */
 	{ "NodeAllocationPolicy=FASTESTT\n", -1,
@@ -131,7 +155,7 @@ static const struct {
 	{ "NodeAllocPolicy=FASTEST\n", -1,
 	  "bucket.conf:1: NodeAllocPolicy=FASTEST: unknown key (known: "
 	  "NodeAllocationPolicy, PriorityF, AllowJobPolicies, "
-	  "BaseSelectType, NodeName)" },
+	  "AllowJobPreferences, BaseSelectType, NodeName, PartitionName)" },
 	{ "FASTEST\n", -1, "bucket.conf:1: FASTEST: expected KEY=VALUE" },
 	{ "=FASTEST\n", -1, "bucket.conf:1: =FASTEST: expected KEY=VALUE" },
 	{ "PriorityF=\"SPEED - LOAD\n", -1,
@@ -246,10 +270,74 @@ static const struct {
 	  "1" },
 	{ "NodeName=a[1-2] Speed=1\nFOO=1\nNodeName=a2 Speed=1\n", -1,
 	  "bucket.conf:2: FOO=1: unknown key (known: NodeAllocationPolicy, "
-	  "PriorityF, AllowJobPolicies, BaseSelectType, NodeName)" },
+	  "PriorityF, AllowJobPolicies, AllowJobPreferences, "
+	  "BaseSelectType, NodeName, PartitionName)" },
 	{ "NodeName=z Speed=1\nNodeName=y Speed=1\nNodeName=y,z Speed=1\n",
 	  -1, "bucket.conf:3: NodeName=y,z: node 'y' is already named on "
 	  "line 2" },
+	/* Partition lines. */
+	{ "PartitionName=p1\n", -1,
+	  "bucket.conf:1: PartitionName=p1: nothing to set (known partition "
+	  "settings: AllowJobPolicies, AllowJobPreferences)" },
+	{ "PartitionName= AllowJobPreferences=YES\n", -1,
+	  "bucket.conf:1: PartitionName=: empty value" },
+	{ "PartitionName=Default AllowJobPreferences=YES\n", -1,
+	  "bucket.conf:1: PartitionName=Default: not supported (a partition "
+	  "that is not named takes the global AllowJobPolicies, "
+	  "AllowJobPreferences)" },
+	{ "PartitionName=a,,b AllowJobPreferences=YES\n", -1,
+	  "bucket.conf:1: PartitionName=a,,b: an empty name in the list" },
+	{ "PartitionName=a, AllowJobPreferences=YES\n", -1,
+	  "bucket.conf:1: PartitionName=a,: an empty name in the list" },
+	{ "PartitionName=p[1-2] AllowJobPreferences=YES\n", -1,
+	  "bucket.conf:1: PartitionName=p[1-2]: 'p[1-2]' is not a partition "
+	  "name (letters, digits, '.', '_', '-')" },
+	{ "PartitionName=a AllowJobPreferences=maybe\n", -1,
+	  "bucket.conf:1: AllowJobPreferences=maybe: expected YES or NO" },
+	{ "AllowJobPreferences=1\n", -1,
+	  "bucket.conf:1: AllowJobPreferences=1: expected YES or NO" },
+	{ "AllowJobPreferences=YES\nAllowJobPreferences=NO\n", -1,
+	  "bucket.conf:2: AllowJobPreferences=NO: duplicate key (first set "
+	  "on line 1)" },
+	{ "PartitionName=a AllowJobPreferences=YES AllowJobPreferences=NO\n",
+	  -1, "bucket.conf:1: AllowJobPreferences=NO: given twice on this "
+	  "line" },
+	{ "PartitionName=a AllowJobPolicies=FASTEST allowjobpolicies=NONE\n",
+	  -1, "bucket.conf:1: allowjobpolicies=NONE: given twice on this "
+	  "line" },
+	{ "PartitionName=a AllowJobPolicies=FASTST\n", -1,
+	  "bucket.conf:1: AllowJobPolicies=FASTST: unknown policy 'FASTST' "
+	  "(expected NONE, ALL or a comma-separated list of FIRSTAVAILABLE, "
+	  "LASTAVAILABLE, MINRESOURCE, CPULOAD, CONTIGUOUS, MAXBALANCE, "
+	  "FASTEST, PRIORITY)" },
+	{ "PartitionName=a MaxTime=10\n", -1,
+	  "bucket.conf:1: MaxTime=10: unknown partition setting (known: "
+	  "AllowJobPolicies, AllowJobPreferences; the others come from "
+	  "slurm.conf)" },
+	{ "PartitionName=a AllowJobPreferences=\n", -1,
+	  "bucket.conf:1: AllowJobPreferences=: empty value" },
+	{ "PartitionName=a,b AllowJobPreferences=YES\n"
+	  "PartitionName=c,b AllowJobPreferences=NO\n", -1,
+	  "bucket.conf:2: PartitionName=c,b: partition 'b' is already named "
+	  "on line 1" },
+	{ "PartitionName=a,b,a AllowJobPreferences=YES\n", -1,
+	  "bucket.conf:1: PartitionName=a,b,a: partition 'a' is named twice "
+	  "on this line" },
+	{ "PartitionName=a AllowJobPolicies=PRIORITY\n", -1,
+	  "bucket.conf:1: AllowJobPolicies=PRIORITY: allows PRIORITY, which "
+	  "needs PriorityF= (or list the policies jobs may ask for)" },
+	{ "PartitionName=a AllowJobPolicies=FASTEST\n"
+	  "PartitionName=b AllowJobPolicies=ALL\n", -1,
+	  "bucket.conf:2: AllowJobPolicies=ALL: allows PRIORITY, which "
+	  "needs PriorityF= (or list the policies jobs may ask for)" },
+	{ "PriorityF=SPEED\nPartitionName=a AllowJobPolicies=FASTEST\n", -1,
+	  "bucket.conf:1: PriorityF=SPEED: unused: only policy PRIORITY "
+	  "reads it (set NodeAllocationPolicy=PRIORITY or allow PRIORITY "
+	  "in AllowJobPolicies)" },
+	{ "AllowJobPreferences=YES PartitionName=a\n", -1,
+	  "bucket.conf:1: AllowJobPreferences=YES: unexpected "
+	  "'PartitionName=a' after the value (one setting a line; quote a "
+	  "value that has blanks)" },
 	/* Line-level errors come before the checks between keys. */
 	{ "NodeAllocationPolicy=PRIORITY\nNodeName=n1 Speed=0\n", -1,
 	  "bucket.conf:2: Speed=0: must be greater than 0" },
@@ -340,31 +428,35 @@ START_TEST(test_accessors)
 
 	/* The cluster's policy and the listed ones, nothing else. */
 	for (k = 0; k < SB_POLICY_COUNT; k++)
-		ck_assert_int_eq(sb_bucket_conf_job_allowed(c, k),
+		ck_assert_int_eq(sb_bucket_conf_job_allowed(c, NULL, k),
 				 k == SB_POLICY_FASTEST ||
 				 k == SB_POLICY_MINRESOURCE ||
 				 k == SB_POLICY_PRIORITY);
-	ck_assert(!sb_bucket_conf_job_allowed(c, SB_POLICY_COUNT));
-	ck_assert(!sb_bucket_conf_job_allowed(c, (sb_policy_kind_t) -1));
+	ck_assert(!sb_bucket_conf_job_allowed(c, NULL, SB_POLICY_COUNT));
+	ck_assert(!sb_bucket_conf_job_allowed(c, "p",
+					      (sb_policy_kind_t) -1));
 
 	memset(&before, 0x5a, sizeof(before));
 	pol = before;
-	ck_assert_int_eq(sb_bucket_conf_job_policy(c, "Priority", &pol), 0);
+	ck_assert_int_eq(sb_bucket_conf_job_policy(c, NULL, "Priority",
+						   &pol), 0);
 	ck_assert_int_eq(pol.kind, SB_POLICY_PRIORITY);
 	ck_assert(pol.pf.coef[SB_PF_JOBCOUNT] == -10);
-	ck_assert_int_eq(sb_bucket_conf_job_policy(c, "fastest", &pol), 0);
+	ck_assert_int_eq(sb_bucket_conf_job_policy(c, NULL, "fastest",
+						   &pol), 0);
 	ck_assert_int_eq(pol.kind, SB_POLICY_FASTEST);
 	pol = before;
 	errno = 0;
-	ck_assert_int_eq(sb_bucket_conf_job_policy(c, "CPULOAD", &pol), -1);
+	ck_assert_int_eq(sb_bucket_conf_job_policy(c, NULL, "CPULOAD",
+						   &pol), -1);
 	ck_assert_int_eq(errno, EPERM);
 	ck_assert(!memcmp(&pol, &before, sizeof(pol)));
 	errno = 0;
-	ck_assert_int_eq(sb_bucket_conf_job_policy(c, "FAST", &pol), -1);
+	ck_assert_int_eq(sb_bucket_conf_job_policy(c, NULL, "FAST", &pol), -1);
 	ck_assert_int_eq(errno, ENOENT);
 	ck_assert(!memcmp(&pol, &before, sizeof(pol)));
 	errno = 0;
-	ck_assert_int_eq(sb_bucket_conf_job_policy(c, NULL, &pol), -1);
+	ck_assert_int_eq(sb_bucket_conf_job_policy(c, NULL, NULL, &pol), -1);
 	ck_assert_int_eq(errno, EINVAL);
 
 	/* Nodes: by exact name, in strcmp() order. */
@@ -395,7 +487,8 @@ START_TEST(test_accessors)
 	ck_assert_int_eq(sb_bucket_conf_policy(c)->kind, SB_POLICY_PRIORITY);
 	ck_assert(sb_priorityf_uses_weight(&sb_bucket_conf_policy(c)->pf));
 	ck_assert(sb_bucket_conf_policy(c)->pf.coef[SB_PF_CMEM] == 1);
-	ck_assert_int_eq(sb_bucket_conf_job_policy(c, "FASTEST", &pol), -1);
+	ck_assert_int_eq(sb_bucket_conf_job_policy(c, NULL, "FASTEST",
+						   &pol), -1);
 	ck_assert_int_eq(errno, EPERM);
 	sb_bucket_conf_free(c);
 
@@ -417,8 +510,129 @@ START_TEST(test_accessors)
 	ck_assert_uint_eq(sb_bucket_conf_node_count(c), 0);
 	ck_assert_ptr_null(sb_bucket_conf_node(c, "n1"));
 	for (k = 0; k < SB_POLICY_COUNT; k++)
-		ck_assert_int_eq(sb_bucket_conf_job_allowed(c, k),
+		ck_assert_int_eq(sb_bucket_conf_job_allowed(c, "any", k),
 				 k == SB_POLICY_FIRSTAVAILABLE);
+	ck_assert(!sb_bucket_conf_job_prefer(c, NULL));
+	ck_assert(!sb_bucket_conf_job_prefer(c, "any"));
+	ck_assert_uint_eq(sb_bucket_conf_part_count(c), 0);
+	sb_bucket_conf_free(c);
+}
+END_TEST
+
+/*
+ * What a job may choose, per partition: a PartitionName= line's keys,
+ * the global ones for what it does not set and for every partition not
+ * named; the submit side's "allowed somewhere".
+ */
+START_TEST(test_partitions)
+{
+	static const char text[] =
+		"NodeAllocationPolicy=MINRESOURCE\n"
+		"PartitionName=gpu,debug AllowJobPreferences=yes\n"
+		"PartitionName=fast AllowJobPolicies=FASTEST\n"
+		"PartitionName=none AllowJobPolicies=NONE "
+		"AllowJobPreferences=NO\n"
+		"AllowJobPolicies=CPULOAD\n";
+	char err[SB_BUCKET_CONF_ERRLEN], *dump;
+	sb_bucket_conf_t *c;
+	const sb_bucket_conf_part_t *pt;
+	sb_policy_t pol;
+	int k;
+
+	c = sb_bucket_conf_parse(text, NULL, err, sizeof(err));
+	ck_assert_msg(c, "%s", err);
+	ck_assert_int_eq(sb_bucket_conf_check(c), 0);
+	/* partitions in strcmp() order, each with its line */
+	ck_assert_uint_eq(sb_bucket_conf_part_count(c), 4);
+	ck_assert_str_eq(sb_bucket_conf_part_at(c, 0)->name, "debug");
+	ck_assert_uint_eq(sb_bucket_conf_part_at(c, 0)->line, 2);
+	ck_assert_str_eq(sb_bucket_conf_part_at(c, 1)->name, "fast");
+	ck_assert_ptr_nonnull(pt = sb_bucket_conf_part_at(c, 3));
+	ck_assert_str_eq(pt->name, "none");
+	ck_assert_uint_eq(pt->line, 4);
+	errno = 0;
+	ck_assert_ptr_null(sb_bucket_conf_part_at(c, 4));
+	ck_assert_int_eq(errno, ERANGE);
+	for (k = 0; k < SB_POLICY_COUNT; k++) {
+		bool own = k == SB_POLICY_MINRESOURCE;
+
+		/* gpu, debug: the global list (set after their line) */
+		ck_assert_int_eq(sb_bucket_conf_job_allowed(c, "gpu", k),
+				 own || k == SB_POLICY_CPULOAD);
+		ck_assert_int_eq(sb_bucket_conf_job_allowed(c, "debug", k),
+				 own || k == SB_POLICY_CPULOAD);
+		ck_assert_int_eq(sb_bucket_conf_job_allowed(c, "fast", k),
+				 own || k == SB_POLICY_FASTEST);
+		ck_assert_int_eq(sb_bucket_conf_job_allowed(c, "none", k),
+				 own);
+		/* a partition not named, or none: the global settings */
+		ck_assert_int_eq(sb_bucket_conf_job_allowed(c, "other", k),
+				 own || k == SB_POLICY_CPULOAD);
+		ck_assert_int_eq(sb_bucket_conf_job_allowed(c, NULL, k),
+				 own || k == SB_POLICY_CPULOAD);
+		/* names are case-sensitive, as Slurm's */
+		ck_assert_int_eq(sb_bucket_conf_job_allowed(c, "FAST", k),
+				 own || k == SB_POLICY_CPULOAD);
+	}
+	ck_assert(sb_bucket_conf_job_prefer(c, "gpu"));
+	ck_assert(sb_bucket_conf_job_prefer(c, "debug"));
+	ck_assert(!sb_bucket_conf_job_prefer(c, "fast"));
+	ck_assert(!sb_bucket_conf_job_prefer(c, "none"));
+	ck_assert(!sb_bucket_conf_job_prefer(c, "other"));
+	ck_assert(!sb_bucket_conf_job_prefer(c, NULL));
+	ck_assert_int_eq(sb_bucket_conf_job_policy(c, "fast", "fastest",
+						   &pol), 0);
+	ck_assert_int_eq(pol.kind, SB_POLICY_FASTEST);
+	errno = 0;
+	ck_assert_int_eq(sb_bucket_conf_job_policy(c, "gpu", "fastest",
+						   &pol), -1);
+	ck_assert_int_eq(errno, EPERM);
+	ck_assert_int_eq(sb_bucket_conf_job_policy(c, "none", "MinResource",
+						   &pol), 0);
+	/* the submit side: allowed in some partition */
+	ck_assert_int_eq(sb_bucket_conf_job_option(c, "b.conf", "FASTEST",
+						   err, sizeof(err)),
+			 SB_POLICY_FASTEST);
+	ck_assert_int_eq(sb_bucket_conf_job_option(c, "b.conf", "MAXBALANCE",
+						   err, sizeof(err)), -1);
+	ck_assert_int_eq(sb_bucket_conf_prefer_option(c, "b.conf", "x", err,
+						      sizeof(err)), 0);
+	/* the canonical form: what holds for each, one line each */
+	ck_assert_ptr_nonnull(dump = _roundtrip(text));
+	ck_assert_str_eq(dump,
+		"NodeAllocationPolicy=MINRESOURCE\n"
+		"AllowJobPolicies=CPULOAD\n"
+		"AllowJobPreferences=NO\n"
+		"PartitionName=debug AllowJobPolicies=CPULOAD "
+		"AllowJobPreferences=YES\n"
+		"PartitionName=fast AllowJobPolicies=FASTEST "
+		"AllowJobPreferences=NO\n"
+		"PartitionName=gpu AllowJobPolicies=CPULOAD "
+		"AllowJobPreferences=YES\n"
+		"PartitionName=none AllowJobPolicies=NONE "
+		"AllowJobPreferences=NO\n");
+	free(dump);
+	sb_bucket_conf_free(c);
+
+	/* preferences nowhere: refused where the job is submitted */
+	c = sb_bucket_conf_parse("PartitionName=a AllowJobPolicies=ALL\n"
+				 "PriorityF=SPEED\n", NULL, err, sizeof(err));
+	ck_assert_msg(c, "%s", err);
+	errno = 0;
+	ck_assert_int_eq(sb_bucket_conf_prefer_option(c, "/etc/b.conf",
+						      "big\nmem", err,
+						      sizeof(err)), -1);
+	ck_assert_int_eq(errno, EPERM);
+	ck_assert_str_eq(err, "--bucket-prefer=big?mem: not allowed to jobs "
+			 "(AllowJobPreferences in /etc/b.conf)");
+	ck_assert_int_eq(sb_bucket_conf_prefer_option(NULL, NULL, "x", NULL,
+						      0), 0);
+	/* ALL in one partition: every policy may be asked for somewhere */
+	ck_assert_int_eq(sb_bucket_conf_job_option(c, "b.conf", "PRIORITY",
+						   err, sizeof(err)),
+			 SB_POLICY_PRIORITY);
+	ck_assert(sb_bucket_conf_job_allowed(c, "a", SB_POLICY_PRIORITY));
+	ck_assert(!sb_bucket_conf_job_allowed(c, "b", SB_POLICY_PRIORITY));
 	sb_bucket_conf_free(c);
 }
 END_TEST
@@ -852,6 +1066,7 @@ int main(void)
 	tcase_add_test(tc, test_random);
 	tcase_add_test(tc, test_damage);
 	tcase_add_test(tc, test_job_option);
+	tcase_add_test(tc, test_partitions);
 	suite_add_tcase(s, tc);
 	/* What used to hang or eat memory: fail fast instead. */
 	tc = tcase_create("limits");

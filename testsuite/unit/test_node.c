@@ -404,8 +404,72 @@ START_TEST(test_prefer)
 	errno = 0;
 	ck_assert_int_eq(sb_request_add_prefer_list(&r, list, NULL), -1);
 	ck_assert_int_eq(errno, E2BIG);
+	ck_assert_uint_eq(r.nprefer, 0);
+	sb_request_fini(&r);
+}
+END_TEST
+
+/* A list that fails adds nothing: no part of it is ever applied. */
+START_TEST(test_prefer_all_or_none)
+{
+	static const char *const bad[] = {
+		"slow,,fast", "slow,fa$t", "slow,fast,", "zeta,a|b",
+	};
+	sb_request_t r;
+	size_t i, pos;
+	char *list;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		sb_request_init(&r);
+		ck_assert_int_eq(sb_request_add_prefer_list(&r, bad[i], NULL),
+				 -1);
+		ck_assert_uint_eq(r.nprefer, 0);
+		ck_assert_ptr_null(r.prefer);
+		/* nor to what a request already prefers */
+		ck_assert_int_eq(sb_request_add_prefer_list(&r, "mid", NULL),
+				 0);
+		ck_assert_int_eq(sb_request_add_prefer_list(&r, bad[i], NULL),
+				 -1);
+		ck_assert_uint_eq(r.nprefer, 1);
+		ck_assert_str_eq(r.prefer[0], "mid");
+		sb_request_fini(&r);
+	}
+	/* the limit counts the union, and a failing list adds none of it */
+	sb_request_init(&r);
+	list = calloc(SB_PREFER_LIST_MAX + 2, 1);
+	ck_assert_ptr_nonnull(list);
+	for (i = 0; i < SB_MAX_PREFER - 1; i++)
+		sprintf(list + strlen(list), "%sg%zu", i ? "," : "", i);
+	ck_assert_int_eq(sb_request_add_prefer_list(&r, list, NULL), 0);
+	ck_assert_uint_eq(r.nprefer, SB_MAX_PREFER - 1);
+	ck_assert_int_eq(sb_request_add_prefer_list(&r, "g0,x,y", &pos), -1);
+	ck_assert_int_eq(errno, E2BIG);
+	ck_assert_uint_eq(pos, 5);
+	ck_assert_uint_eq(r.nprefer, SB_MAX_PREFER - 1);
+	ck_assert_int_eq(sb_request_add_prefer_list(&r, "g1,x", NULL), 0);
+	ck_assert_uint_eq(r.nprefer, SB_MAX_PREFER);
+	for (i = 1; i < r.nprefer; i++)
+		ck_assert_int_lt(strcmp(r.prefer[i - 1], r.prefer[i]), 0);
+	sb_request_fini(&r);
+	/* longer than any list that can parse: refused before it is read */
+	memset(list, 'a', SB_PREFER_LIST_MAX + 1);
+	list[SB_PREFER_LIST_MAX + 1] = '\0';
+	sb_request_init(&r);
+	ck_assert_int_eq(sb_request_add_prefer_list(&r, list, &pos), -1);
+	ck_assert_int_eq(errno, E2BIG);
+	ck_assert_uint_eq(pos, SB_PREFER_LIST_MAX);
+	ck_assert_uint_eq(r.nprefer, 0);
+	/* the longest that can: 64 names of 255 characters */
+	for (i = 0; i < SB_MAX_PREFER; i++) {
+		memset(list + i * 256, 'a' + (int) (i % 26), 255);
+		list[i * 256 + 254] = (char) ('A' + (int) (i / 26));
+		list[i * 256 + 255] = ',';
+	}
+	list[SB_PREFER_LIST_MAX] = '\0';
+	ck_assert_int_eq(sb_request_add_prefer_list(&r, list, NULL), 0);
 	ck_assert_uint_eq(r.nprefer, SB_MAX_PREFER);
 	sb_request_fini(&r);
+	free(list);
 }
 END_TEST
 
@@ -683,6 +747,7 @@ int main(void)
 	tcase_add_test(tc, test_node_model);
 	tcase_add_test(tc, test_busy_random);
 	tcase_add_test(tc, test_prefer);
+	tcase_add_test(tc, test_prefer_all_or_none);
 	tcase_add_test(tc, test_chunk_match);
 	tcase_add_test(tc, test_signature);
 	tcase_add_test(tc, test_hostlist);

@@ -209,6 +209,20 @@ static void _verify(const _case_t *c, unsigned long cs)
 				SB_REQ_CASE(_node_ok(c, j, i, r->start,
 						     r->end, r->order), cs);
 		SB_REQ_CASE(_limit_ok(c, j, r->start, r->end, r->order), cs);
+		/* what the limit alone allows: the earliest it has the room,
+		 * no later than the start */
+		if (c->need[j][0]) {
+			int64_t a = r->allows ? r->allows[0] : -2;
+
+			SB_REQ_CASE(a >= t0 && a <= r->start, cs);
+			SB_REQ_CASE(_limit_ok(c, j, a, a + q->duration,
+					      r->order), cs);
+			for (t = t0; t < a; t++)
+				SB_REQ_CASE(!_limit_ok(c, j, t, t + q->duration,
+						       r->order), cs);
+		} else {
+			SB_REQ_CASE(!r->allows || r->allows[0] == -1, cs);
+		}
 		/* the earliest */
 		for (t = t0; t < r->start; t++)
 			SB_REQ_CASE(!_feasible(c, j, t, r->order), cs);
@@ -397,6 +411,10 @@ START_TEST(test_hand_licence)
 	ck_assert_int_eq(sb_qplan_check(q), 0);
 	ck_assert_int_eq(res[0].start, 30);
 	ck_assert_int_eq(res[0].by, SB_QP_BY_LIMITS);
+	/* the licence alone allows it at its holder's end */
+	ck_assert_ptr_nonnull(res[0].allows);
+	ck_assert_int_eq(res[0].allows[0], 30);
+	ck_assert_ptr_null(res[1].allows);
 	ck_assert_int_eq(res[0].nodes_start, 0);	/* n0 or n1, now */
 	s = sb_bitmap_fmt(res[0].nodes);
 	ck_assert_str_eq(s, "0");	/* n0 has a CPU free: lowest first */

@@ -320,10 +320,22 @@ START_TEST(test_unfit_prefer_match)
 	ck_assert_int_eq(_decide(&x, SB_SELECT_RUN_NOW), SB_SELECT_OURS);
 	ck_assert_str_eq(_nodes(&x), "4-5");
 	ck_assert_int_eq(x.v.prefer_err, 0);
-	/* a list that does not parse orders nothing more, and says so */
-	x.f.prefer = "slow,,fast";
+	/*
+	 * A list that does not parse orders nothing, and says so: not even
+	 * the names before the fault ("fast" alone would give 4-5); the
+	 * nodes are those of a job without preferences.
+	 */
+	x.f.prefer = NULL;
+	ck_assert_int_eq(_decide(&x, SB_SELECT_RUN_NOW), SB_SELECT_OURS);
+	ck_assert_str_eq(_nodes(&x), "0-1");
+	x.f.prefer = "fast,,slow";
 	ck_assert_int_eq(_decide(&x, SB_SELECT_RUN_NOW), SB_SELECT_OURS);
 	ck_assert_int_eq(x.v.prefer_err, EINVAL);
+	ck_assert_str_eq(_nodes(&x), "0-1");
+	x.f.prefer = "fast,sl$w";
+	ck_assert_int_eq(_decide(&x, SB_SELECT_TEST_ONLY), SB_SELECT_OURS);
+	ck_assert_int_eq(x.v.prefer_err, EINVAL);
+	ck_assert_str_eq(_nodes(&x), "0-1");
 	x.f.prefer = NULL;
 	/* offline: the job's own request narrows and orders the nodes */
 	sb_request_init(&r);

@@ -69,7 +69,17 @@ START_TEST(test_job_keys_and_repeats)
 	/* the first NodeList counts */
 	ck_assert_str_eq(sb_record_get(r, "NodeList"), "n[1-2]");
 	ck_assert_str_eq(sb_record_get(r, "Comment"), "NodeList=evil");
+	ck_assert_ptr_null(sb_record_repeated(r));
 	sb_record_free(r);
+	/* a job name holding " Key=": the repeat is named */
+	r = sb_record_parse("JobId=8 JobName=x UserId=root(0) JobState=RUNNING "
+			    "UserId=u1(1001) JobState=PENDING Priority=1");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(sb_record_check(r), 0);
+	ck_assert_str_eq(sb_record_get(r, "UserId"), "root(0)");
+	ck_assert_str_eq(sb_record_repeated(r), "UserId");
+	sb_record_free(r);
+	ck_assert_ptr_null(sb_record_repeated(NULL));
 }
 END_TEST
 

@@ -341,43 +341,6 @@ START_TEST(test_plan_one_node)
 }
 END_TEST
 
-START_TEST(test_waits_for)
-{
-	sb_test_rng_t rng;
-	int round;
-
-	sb_test_rng_seed(&rng, 141414);
-	for (round = 0; round < 300; round++) {
-		cluster_t c;
-		sb_bitmap_t *on;
-		size_t idx[8], n, i, k, want = 0;
-
-		_cluster(&c, &rng);
-		on = sb_bitmap_alloc(c.n);
-		for (i = 0; i < c.n; i++)
-			if (sb_test_rng_below(&rng, 3) == 0)
-				sb_bitmap_set(on, i);
-		ck_assert_int_eq(sb_why_waits_for(c.jobs, c.njobs, on, idx,
-						  &n), 0);
-		for (k = 0; k < c.njobs; k++)
-			want += sb_bitmap_intersects(c.job_nodes[k], on) == 1;
-		ck_assert_uint_eq(n, want);
-		for (i = 0; i < n; i++) {
-			ck_assert(sb_bitmap_intersects(c.job_nodes[idx[i]],
-						       on));
-			if (i)
-				ck_assert(c.jobs[idx[i - 1]].end <
-					  c.jobs[idx[i]].end ||
-					  (c.jobs[idx[i - 1]].end ==
-					   c.jobs[idx[i]].end &&
-					   idx[i - 1] < idx[i]));
-		}
-		sb_bitmap_free(on);
-		_cluster_fini(&c);
-	}
-}
-END_TEST
-
 START_TEST(test_state_names)
 {
 	ck_assert_str_eq(sb_why_state_name(SB_WHY_FREE), "free");
@@ -395,7 +358,6 @@ int main(void)
 	tcase_add_test(tc, test_windows_and_until);
 	tcase_add_test(tc, test_census_against_nodes);
 	tcase_add_test(tc, test_plan_one_node);
-	tcase_add_test(tc, test_waits_for);
 	tcase_add_test(tc, test_state_names);
 	suite_add_tcase(s, tc);
 	return sb_test_run(s);

@@ -16,8 +16,10 @@
 #include "decimal.h"
 #include "sb_time.h"
 #include "sbucket_forecast_likely.h"
-#include "sbucket_why_fmt.h"
+#include "sbucket.h"
+#include "sbucket_explain_fmt.h"
 #include "slurm_text.h"
+#include "sbucket_cluster_run.h"
 
 #define PROG "sbucket"
 #define NFIELDS 7		/* sacct's -o below */
@@ -38,6 +40,19 @@ int sbf_history_days(const char *v, int *days)
 	return 0;
 }
 
+int sbf_history_option(const char *cmd, const char *v, const char **seen,
+		       int *days)
+{
+	if (*seen)
+		return sbucket_usage_error(cmd, "--history-days", v,
+					   "given twice");
+	*seen = v;
+	if (sbf_history_days(v, days) < 0)
+		return sbucket_usage_error(cmd, "--history-days", v,
+					   "is not a number of days (1-3650)");
+	return 0;
+}
+
 typedef struct {
 	sb_rt_history_t *h;
 	int oom;
@@ -48,7 +63,7 @@ typedef struct {
  * TimelimitRaw|NNodes". A line that is not one (a warning joined from
  * stderr, a step, a limit sacct does not give in minutes) is skipped.
  */
-static int _line(void *arg, char *line)
+static int _line(void *arg, char *line, size_t len)
 {
 	_read_t *r = arg;
 	char *f[NFIELDS], *p = line;
@@ -87,13 +102,13 @@ static int _line(void *arg, char *line)
 }
 
 /* The history into l->h; 0 (l->note set when there is none) or -1. */
-static int _history(sbf_likely_t *l, const sbw_live_t *lv, int days)
+static int _history(sbf_likely_t *l, const sbc_cluster_t *lv, int days)
 {
 	_read_t r = { NULL, 0 };
-	char args[512], from[32], to[32], err[300];
+	char from[32], to[32], err[300];
 
-	if (lv->accounting_type &&
-	    !strcmp(lv->accounting_type, "accounting_storage/none")) {
+	if (lv->cfg.accounting_type &&
+	    !strcmp(lv->cfg.accounting_type, "accounting_storage/none")) {
 		snprintf(l->note, sizeof(l->note), "no likely start: the "
 			 "cluster keeps no accounting (AccountingStorageType="
 			 "accounting_storage/none), so no job's run time is "
@@ -103,13 +118,12 @@ static int _history(sbf_likely_t *l, const sbw_live_t *lv, int days)
 	if (!(r.h = sb_rt_history_create()))
 		return _oom();
 	/* local time, as sacct reads times on its command line */
-	sbw_fmt_time(lv->now - (int64_t) days * 86400, from, sizeof(from));
-	sbw_fmt_time(lv->now, to, sizeof(to));
-	snprintf(args, sizeof(args), "-a -X -n -P -s CD -S %s -E %s -o "
-		 "JobID,User,Partition,End,ElapsedRaw,TimelimitRaw,NNodes",
-		 from, to);
-	if (sbw_live_run_err("SBUCKET_SACCT", "sacct", args, _line, &r, err,
-			     sizeof(err)) < 0) {
+	sbx_time(lv->now - (int64_t) days * 86400, from, sizeof(from));
+	sbx_time(lv->now, to, sizeof(to));
+	if (sbc_run_quiet(SBC_SACCT, (const char *[]) { "-a", "-X", "-n", "-P",
+			  "-s", "CD", "-S", from, "-E", to, "-o",
+			  "JobID,User,Partition,End,ElapsedRaw,TimelimitRaw,"
+			  "NNodes", NULL }, _line, &r, err, sizeof(err)) < 0) {
 		sb_rt_history_destroy(r.h);
 		if (r.oom)
 			return _oom();
@@ -121,13 +135,13 @@ static int _history(sbf_likely_t *l, const sbw_live_t *lv, int days)
 	return 0;
 }
 
-static const char *_part(const sbw_live_t *lv, const sbw_job_t *j)
+static const char *_part(const sbc_cluster_t *lv, const sbc_job_t *j)
 {
 	return j->part >= 0 ? lv->parts[j->part].name : "";
 }
 
 /* Each job's prediction, running jobs' ends and pending jobs' runs. */
-static int _predict(sbf_likely_t *l, const sbw_live_t *lv)
+static int _predict(sbf_likely_t *l, const sbc_cluster_t *lv)
 {
 	size_t i;
 
@@ -136,7 +150,7 @@ static int _predict(sbf_likely_t *l, const sbw_live_t *lv)
 	    !(l->dur = calloc(lv->njobs + 1, sizeof(*l->dur))))
 		return _oom();
 	for (i = 0; i < lv->njobs; i++) {
-		const sbw_job_t *j = &lv->jobs[i];
+		const sbc_job_t *j = &lv->jobs[i];
 		sb_rt_pred_t *p = &l->pred[i];
 		int64_t limit_end;
 
@@ -157,7 +171,7 @@ static int _predict(sbf_likely_t *l, const sbw_live_t *lv)
 	return 0;
 }
 
-int sbf_likely_predict(sbf_likely_t *l, const sbw_live_t *lv, int days)
+int sbf_likely_predict(sbf_likely_t *l, const sbc_cluster_t *lv, int days)
 {
 	memset(l, 0, sizeof(*l));
 	if (_history(l, lv, days) < 0)
@@ -233,13 +247,13 @@ static void _basis(const sb_rt_pred_t *r, int64_t limit, char *buf,
 }
 
 void sbf_likely_basis(const sbf_likely_t *l, const sbf_plan_t *p,
-		      const sbw_job_t *j, char *buf, size_t len)
+		      const sbc_job_t *j, char *buf, size_t len)
 {
 	_basis(&l->pred[j - p->m->lv.jobs], j->time_limit, buf, len);
 }
 
 void sbf_likely_runtime(const sbf_likely_t *l, const sbf_plan_t *p,
-			const sbw_job_t *j, char *buf, size_t len)
+			const sbc_job_t *j, char *buf, size_t len)
 {
 	const sb_rt_pred_t *r = &l->pred[j - p->m->lv.jobs];
 	char t[32], basis[200];
@@ -253,8 +267,8 @@ void sbf_likely_runtime(const sbf_likely_t *l, const sbf_plan_t *p,
 	snprintf(buf, len, "%s (%s)", t, basis);
 }
 
-void sbf_likely_running(const sbf_likely_t *l, const sbw_live_t *lv,
-			const sbw_job_t *j, int64_t *end, char *buf,
+void sbf_likely_running(const sbf_likely_t *l, const sbc_cluster_t *lv,
+			const sbc_job_t *j, int64_t *end, char *buf,
 			size_t len)
 {
 	size_t i = (size_t) (j - lv->jobs);
@@ -262,7 +276,7 @@ void sbf_likely_running(const sbf_likely_t *l, const sbw_live_t *lv,
 	char t[32], basis[200];
 
 	*end = l->run_end[i];
-	if (j->state == SBW_SUSPENDED) {
+	if (j->state == SBC_SUSPENDED) {
 		/* the plans take a suspended job as never ending */
 		*end = SB_TIME_INFINITE;
 		snprintf(buf, len, "suspended");

@@ -66,7 +66,7 @@ int sbf_likely_make(sbf_likely_t *l, sbf_plan_t *p, int days);
  * Returns 0, or -1 after printing one error line. O(history lines +
  * jobs).
  */
-int sbf_likely_predict(sbf_likely_t *l, const sbw_live_t *lv, int days);
+int sbf_likely_predict(sbf_likely_t *l, const sbc_cluster_t *lv, int days);
 
 /* Print l->note, when there is one, as one line on stderr. O(1). */
 void sbf_likely_note(const sbf_likely_t *l);
@@ -86,7 +86,7 @@ const sbf_job_t *sbf_likely_job(const sbf_likely_t *l, const sbf_plan_t *p,
  * "limit" (no history). O(1).
  */
 void sbf_likely_basis(const sbf_likely_t *l, const sbf_plan_t *p,
-		      const sbw_job_t *j, char *buf, size_t len);
+		      const sbc_job_t *j, char *buf, size_t len);
 
 /*
  * @j's likely run time and its basis, into @buf: "00:04:36 (last 2 runs
@@ -94,7 +94,7 @@ void sbf_likely_basis(const sbf_likely_t *l, const sbf_plan_t *p,
  * O(1).
  */
 void sbf_likely_runtime(const sbf_likely_t *l, const sbf_plan_t *p,
-			const sbw_job_t *j, char *buf, size_t len);
+			const sbc_job_t *j, char *buf, size_t len);
 
 /*
  * Running job @j's likely end (l->predicted) into *@end, and into @buf
@@ -103,14 +103,22 @@ void sbf_likely_runtime(const sbf_likely_t *l, const sbf_plan_t *p,
  * "at its limit: it has run past its predicted 00:02:00 (...)" or "at
  * its limit (no history)". O(1).
  */
-void sbf_likely_running(const sbf_likely_t *l, const sbw_live_t *lv,
-			const sbw_job_t *j, int64_t *end, char *buf,
+void sbf_likely_running(const sbf_likely_t *l, const sbc_cluster_t *lv,
+			const sbc_job_t *j, int64_t *end, char *buf,
 			size_t len);
 
 /* Read --history-days's value @v into *@days: 0, or -1 with errno
  * EINVAL or ERANGE (not a number of days in [1, SBF_HISTORY_DAYS_MAX]),
  * *@days unchanged. O(length of v). */
 int sbf_history_days(const char *v, int *days);
+
+/*
+ * --history-days=@v of subcommand @cmd (why, forecast): into *@days,
+ * *@seen set to @v. 0, or SBUCKET_EXIT_USAGE after one usage error
+ * (given twice, not a number of days). O(length of v).
+ */
+int sbf_history_option(const char *cmd, const char *v, const char **seen,
+		       int *days);
 
 /* Release what @l holds (its plan, history and predictions); a zeroed
  * @l is fine. O(jobs + history). */

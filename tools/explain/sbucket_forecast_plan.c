@@ -27,11 +27,9 @@ static int _oom(void)
 	return -1;
 }
 
-static bool _reason_is(const sbw_job_t *j, const char *r)
+static bool _reason_is(const sbc_job_t *j, const char *r)
 {
-	const char *v = sb_record_get(j->rec, "Reason");
-
-	return v && !strcmp(v, r);
+	return !strcmp(j->reason, r);
 }
 
 /*
@@ -43,21 +41,17 @@ static bool _reason_is(const sbw_job_t *j, const char *r)
  * Reason=Priority was planned to start now, and started at the holder's
  * end).
  */
-static bool _counted(const sbw_job_t *j)
+static bool _counted(const sbc_job_t *j)
 {
-	const char *l = sb_record_get(j->rec, "Licenses");
-
-	if (sbw_limits_reason_kind(sb_record_get(j->rec, "Reason")) ==
-	    SBW_REASON_COUNTED)
+	if (sbw_limits_reason_kind(j->reason) == SBW_REASON_COUNTED)
 		return true;
-	return l && *l && strcmp(l, "(null)");
+	return j->nlic || j->lic_or;
 }
 
 /* Why backfill never plans @j, into @buf ("" when it does). */
-static void _unplanned(const sbw_live_t *lv, const sbw_job_t *j, char *buf,
+static void _unplanned(const sbc_cluster_t *lv, const sbc_job_t *j, char *buf,
 		       size_t len)
 {
-	const char *r = sb_record_get(j->rec, "Reason");
 	const char *part = j->part >= 0 ? lv->parts[j->part].name : "?";
 
 	buf[0] = '\0';
@@ -73,61 +67,40 @@ static void _unplanned(const sbw_live_t *lv, const sbw_job_t *j, char *buf,
 		snprintf(buf, len, "its partition %s is down", part);
 	else if (_reason_is(j, "PartitionInactive"))
 		snprintf(buf, len, "its partition %s is inactive", part);
-	else if (sbw_limits_reason_kind(r) == SBW_REASON_TIMED)
+	else if (sbw_limits_reason_kind(j->reason) == SBW_REASON_TIMED)
 		snprintf(buf, len, "%s frees only as usage decays or running "
 			 "jobs' remaining time shrinks, which sbucket does "
-			 "not plan", r);
+			 "not plan", j->reason);
 }
 
 /*
  * The memory a job asks for or holds on each of its @nodes nodes, in MB:
- * MinMemoryNode, else the mem= of its TRES (22.05's TRES=, later
- * ReqTRES= for a pending job and AllocTRES= for a running one) over its
- * nodes; 0 when neither says.
+ * its memory per node, else the mem= of its TRES over its nodes; 0 when
+ * neither says.
  */
-static uint64_t _mem_per_node(const sbw_job_t *j, uint64_t nodes)
+static uint64_t _mem_per_node(const sbc_job_t *j, uint64_t nodes)
 {
-	const char *v = sb_record_get(j->rec, "MinMemoryNode"), *m;
-	uint64_t mb = 0;
-	char buf[32];
-	size_t n;
-
-	if (v && !sb_slurm_mem(v, &mb) && mb)
-		return mb;
-	if (!(v = sb_record_get(j->rec, "TRES")))
-		v = sb_record_get(j->rec, j->state == SBW_PENDING ?
-				  "ReqTRES" : "AllocTRES");
-	for (m = v; m && (m = strstr(m, "mem=")); m += 4)
-		if (m == v || m[-1] == ',')
-			break;
-	if (!m)
-		return 0;
-	n = strcspn(m + 4, ",");
-	if (n >= sizeof(buf))
-		return 0;
-	memcpy(buf, m + 4, n);
-	buf[n] = '\0';
-	if (sb_slurm_mem(buf, &mb) < 0)
-		return 0;
-	return nodes ? mb / nodes : mb;
+	if (j->mem_node)
+		return j->mem_node;
+	return nodes ? j->tres_mem / nodes : j->tres_mem;
 }
 
 /* Running job @j's end in @p: its own, or the likely plan's. */
-static int64_t _end_of(const sbf_plan_t *p, const sbw_job_t *j)
+static int64_t _end_of(const sbf_plan_t *p, const sbc_job_t *j)
 {
-	if (j->state == SBW_SUSPENDED || j->end < 0)
+	if (j->state == SBC_SUSPENDED || j->end < 0)
 		return SB_TIME_INFINITE;
 	return p->run_end ? p->run_end[j - p->m->lv.jobs] : j->end;
 }
 
 /* The likely plan's end of a holder of a limit. */
-static int64_t _lim_end(const sbw_job_t *j, void *arg)
+static int64_t _lim_end(const sbc_job_t *j, void *arg)
 {
 	return _end_of(arg, j);
 }
 
 /* qsort has no context argument: the live cluster of the one sort. */
-static const sbw_live_t *_sort_lv;
+static const sbc_cluster_t *_sort_lv;
 
 static int _by_backfill(const void *pa, const void *pb)
 {
@@ -138,7 +111,7 @@ static int _by_backfill(const void *pa, const void *pb)
 	return sbw_before(_sort_lv, b->job, a->job) ? 1 : 0;
 }
 
-static const sbf_job_t *_pending(const sbf_plan_t *p, const sbw_job_t *j)
+static const sbf_job_t *_pending(const sbf_plan_t *p, const sbc_job_t *j)
 {
 	size_t i;
 
@@ -148,13 +121,13 @@ static const sbf_job_t *_pending(const sbf_plan_t *p, const sbw_job_t *j)
 	return NULL;
 }
 
-const sbf_job_t *sbf_plan_job(const sbf_plan_t *p, const sbw_job_t *j)
+const sbf_job_t *sbf_plan_job(const sbf_plan_t *p, const sbc_job_t *j)
 {
 	return _pending(p, j);
 }
 
 static int _add_dep(sbf_job_t *f, const char *type, sb_qp_dep_kind_t kind,
-		    const sbw_job_t *on, int64_t at, int64_t delay)
+		    const sbc_job_t *on, int64_t at, int64_t delay)
 {
 	sbf_dep_t *v = realloc(f->deps, (f->ndeps + 1) * sizeof(*v));
 
@@ -178,8 +151,8 @@ static const char *const _dep_types[] = {
  */
 static int _deps(sbf_plan_t *p, sbf_job_t *f)
 {
-	sbw_live_t *lv = &p->m->lv;
-	const char *v = sb_record_value(f->job->rec, "Dependency");
+	sbc_cluster_t *lv = &p->m->lv;
+	const char *v = f->job->dependency;
 	char *s, *tok, *save = NULL;
 	size_t i;
 	int rc = -1;
@@ -198,20 +171,18 @@ static int _deps(sbf_plan_t *p, sbf_job_t *f)
 		if (st)
 			*st = '\0';
 		if (!strcmp(tok, "singleton")) {
-			const char *name = sb_record_get(f->job->rec,
-							 "JobName");
+			const char *name = f->job->name;
 
 			for (i = 0; name && i < lv->njobs; i++) {
-				const sbw_job_t *o = &lv->jobs[i];
-				const char *on = sb_record_get(o->rec,
-							       "JobName");
+				const sbc_job_t *o = &lv->jobs[i];
+				const char *on = o->name;
 
 				if (o == f->job || !on || strcmp(on, name) ||
 				    strcmp(o->user, f->job->user) ||
-				    (o->state == SBW_PENDING &&
-				     sbw_leading_number(o->id) >
-				     sbw_leading_number(f->job->id)) ||
-				    o->state == SBW_OTHER)
+				    (o->state == SBC_PENDING &&
+				     sbc_leading_number(o->id) >
+				     sbc_leading_number(f->job->id)) ||
+				    o->state == SBC_OTHER)
 					continue;
 				if (_add_dep(f, "singleton", SB_QP_AFTERANY, o,
 					     0, 0) < 0)
@@ -230,15 +201,15 @@ static int _deps(sbf_plan_t *p, sbf_job_t *f)
 		     id = strtok_r(NULL, ":", &save2)) {
 			char *plus = strchr(id, '+');
 			int64_t delay = 0;
-			const sbw_job_t *o;
+			const sbc_job_t *o;
 
 			if (plus) {
 				*plus = '\0';
 				/* after:N+MINUTES: minutes after its start */
-				delay = 60 * (int64_t) sbw_leading_number(
+				delay = 60 * (int64_t) sbc_leading_number(
 					plus + 1);
 			}
-			o = sbw_live_job(lv, id);
+			o = sbc_job(lv, id);
 			if (_add_dep(f, _dep_types[t], (sb_qp_dep_kind_t) t,
 				     o, lv->now, delay) < 0)
 				goto out;
@@ -273,13 +244,13 @@ static int _qdeps(sbf_plan_t *p, sbf_job_t *f, const size_t *qidx)
 		} else if (o) {
 			q->at = SB_TIME_INFINITE;	/* it never starts */
 		} else if (dp->on && dp->kind != SB_QP_AFTER &&
-			   (dp->on->state == SBW_RUNNING ||
-			    dp->on->state == SBW_SUSPENDED)) {
+			   (dp->on->state == SBC_RUNNING ||
+			    dp->on->state == SBC_SUSPENDED)) {
 			q->at = _end_of(p, dp->on);
 		} else if (dp->on && dp->kind == SB_QP_AFTER &&
 			   dp->on->start >= 0 &&
-			   (dp->on->state == SBW_RUNNING ||
-			    dp->on->state == SBW_SUSPENDED)) {
+			   (dp->on->state == SBC_RUNNING ||
+			    dp->on->state == SBC_SUSPENDED)) {
 			/* started: met once its delay has passed */
 			q->at = sb_time_add(dp->on->start, dp->delay);
 			if (q->at < p->m->lv.now)
@@ -295,13 +266,12 @@ static int _qdeps(sbf_plan_t *p, sbf_job_t *f, const size_t *qidx)
 /* What each running job uses of its nodes, and the reservations. */
 static int _uses(sbf_plan_t *p)
 {
-	sbw_live_t *lv = &p->m->lv;
+	sbc_cluster_t *lv = &p->m->lv;
 	size_t i;
 	int64_t k;
 
 	for (i = 0; i < lv->njobs; i++) {
-		const sbw_job_t *j = &lv->jobs[i];
-		const char *v = sb_record_get(j->rec, "OverSubscribe");
+		const sbc_job_t *j = &lv->jobs[i];
 		uint64_t mem = 0, nn, cpus;
 		int64_t end;
 
@@ -313,7 +283,7 @@ static int _uses(sbf_plan_t *p)
 		cpus = (j->cpus + nn - 1) / nn;
 		/* whole nodes: a base that gives them (select/linear), an
 		 * exclusive job */
-		if (!lv->base_cons || (v && !strcmp(v, "NO")) ||
+		if (!lv->cfg.base_cons || j->share == SBC_SHARE_NO ||
 		    cpus > UINT32_MAX - 1)
 			cpus = UINT32_MAX;
 		mem = _mem_per_node(j, nn);
@@ -324,7 +294,7 @@ static int _uses(sbf_plan_t *p)
 				return _oom();
 	}
 	for (i = 0; i < lv->nresv; i++) {
-		const sbw_resv_t *r = &lv->resv[i];
+		const sbc_resv_t *r = &lv->resv[i];
 		int64_t s = r->start > lv->now ? r->start : lv->now;
 
 		if (r->end <= s)
@@ -367,7 +337,7 @@ static int _until(sbf_plan_t *p)
 static int _plans(sbf_plan_t *p)
 {
 	sbw_model_t *m = p->m;
-	sbw_live_t *lv = &m->lv;
+	sbc_cluster_t *lv = &m->lv;
 	const int64_t *until = p->until ? p->until : m->until;
 	size_t i;
 
@@ -408,22 +378,23 @@ fail:
 static int _job(sbf_plan_t *p, sbf_job_t *f)
 {
 	sbw_model_t *m = p->m;
-	sbw_live_t *lv = &m->lv;
-	sbw_job_t *j = f->job;
+	sbc_cluster_t *lv = &m->lv;
+	sbc_job_t *j = f->job;
 	sb_qp_job_t *q = &f->qj;
+	sbw_verdict_t v;
 	uint64_t n;
-	const char *v;
 
 	_unplanned(lv, j, f->no_start, sizeof(f->no_start));
 	if (f->no_start[0])
 		return 0;
-	if (!j->have_req && sbw_live_request(lv, j) < 0) {
+	if (!j->have_req && sbc_request(lv, j) < 0) {
 		snprintf(f->no_start, sizeof(f->no_start), "sbucket cannot "
 			 "model its request");
 		return 0;
 	}
 	q->req = &j->req.req;
-	q->kind = sbw_base_reason(m, j, true) ? SB_QP_BASE : SB_QP_WHOLE;
+	(void) sbw_verdict(m, j, false, &v);	/* no @alone: no failure */
+	q->kind = v.base ? SB_QP_BASE : SB_QP_WHOLE;
 	q->allowed = sbw_allowed(m, j);
 	q->own_tag = j->resv;
 	q->duration = p->dur ? p->dur[j - lv->jobs] :
@@ -444,12 +415,9 @@ static int _job(sbf_plan_t *p, sbf_job_t *f)
 	if (_mem_per_node(j, n) > q->mem)
 		q->mem = _mem_per_node(j, n);
 	/* select/linear gives whole nodes; so does --exclusive */
-	v = sb_record_get(j->rec, "OverSubscribe");
-	q->exclusive = !lv->base_cons || (v && !strcmp(v, "NO"));
-	if (_reason_is(j, "BeginTime") &&
-	    (v = sb_record_get(j->rec, "EligibleTime")) &&
-	    sb_slurm_time(v, &q->begin) < 0)
-		q->begin = 0;
+	q->exclusive = !lv->cfg.base_cons || j->share == SBC_SHARE_NO;
+	if (_reason_is(j, "BeginTime") && j->eligible > 0)
+		q->begin = j->eligible;
 	if (j->resv >= 0 && lv->resv[j->resv].start > q->begin)
 		q->begin = lv->resv[j->resv].start;
 	if (p->lim) {
@@ -469,15 +437,15 @@ static int _job(sbf_plan_t *p, sbf_job_t *f)
 
 int sbf_plan(sbf_plan_t *p)
 {
-	sbw_live_t *lv = &p->own.lv;
+	sbc_cluster_t *lv = &p->own.lv;
 
 	memset(p, 0, sizeof(*p));
-	if (sbw_live_read(lv) < 0)
+	if (sbc_read(lv) < 0)
 		return -1;
-	if (strcmp(lv->select_type, "select/bucket")) {
+	if (strcmp(lv->cfg.select_type, "select/bucket")) {
 		printf("The cluster's SelectType is %s, not select/bucket: "
 		       "sbucket forecast plans select/bucket's clusters "
-		       "only.\n", lv->select_type);
+		       "only.\n", lv->cfg.select_type);
 		return 1;
 	}
 	if (sbw_model_build(&p->own) < 0)
@@ -487,7 +455,7 @@ int sbf_plan(sbf_plan_t *p)
 
 int sbf_plan_run(sbf_plan_t *p, sbw_model_t *m)
 {
-	sbw_live_t *lv = &m->lv;
+	sbc_cluster_t *lv = &m->lv;
 	sb_qp_job_t *qjobs = NULL;
 	sb_qp_result_t *res = NULL;
 	size_t *qidx = NULL, i, nq = 0;
@@ -498,7 +466,7 @@ int sbf_plan_run(sbf_plan_t *p, sbw_model_t *m)
 	if (!(p->jobs = calloc(lv->njobs + 1, sizeof(*p->jobs))))
 		return _oom();
 	for (i = 0; i < lv->njobs; i++)
-		if (lv->jobs[i].state == SBW_PENDING) {
+		if (lv->jobs[i].state == SBC_PENDING) {
 			p->jobs[p->njobs++].job = &lv->jobs[i];
 			limits |= _counted(&lv->jobs[i]);
 		}

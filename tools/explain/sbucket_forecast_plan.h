@@ -6,10 +6,11 @@
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Every pending job of the cluster (sbucket_why_live.h) becomes a job of
+ * Every pending job of the cluster (sbucket_cluster.h) becomes a job of
  * the queue plan, in backfill's order (sbw_before()): a job select/bucket
- * places (sbw_base_reason() NULL) on whole nodes through WILL_RUN, one
- * the base places on each node's CPUs and memory (whole nodes when the
+ * places (sbw_verdict()'s base NULL: the plugin's own rule,
+ * sb_select_base_reason() in WILL_RUN) on whole nodes through WILL_RUN,
+ * one the base places on each node's CPUs and memory (whole nodes when the
  * base is not cons_tres, which gives whole nodes, or with --exclusive);
  * its counted limits (sbw_limits_queue()), its dependencies
  * (Dependency=, the jobs it names in the queue or running), its begin
@@ -36,14 +37,14 @@
 typedef struct {
 	sb_qp_dep_kind_t kind;
 	const char *type;		/* "afterok", ..., "singleton" */
-	const sbw_job_t *on;		/* the job, NULL: not in the queue */
+	const sbc_job_t *on;		/* the job, NULL: not in the queue */
 	int64_t at;			/* when met (see queue_plan.h) */
 	int64_t delay;			/* after:N+MINUTES, in seconds */
 } sbf_dep_t;
 
 /* One pending job, planned. */
 typedef struct {
-	sbw_job_t *job;
+	sbc_job_t *job;
 	bool planned;			/* in the queue plan */
 	char no_start[256];		/* why no start, "" when it has one */
 	sb_qp_job_t qj;
@@ -110,6 +111,6 @@ int sbf_plan_with(sbf_plan_t *p, sbf_plan_t *from, const int64_t *run_end,
 void sbf_plan_fini(sbf_plan_t *p);
 
 /* The pending job of @p that is @j, or NULL. O(jobs). */
-const sbf_job_t *sbf_plan_job(const sbf_plan_t *p, const sbw_job_t *j);
+const sbf_job_t *sbf_plan_job(const sbf_plan_t *p, const sbc_job_t *j);
 
 #endif /* SBUCKET_FORECAST_PLAN_H */

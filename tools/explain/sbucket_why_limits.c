@@ -24,6 +24,12 @@
 #include "sbucket_why_limits_priv.h"
 #include "slurm_text.h"
 
+int sbwl_oom(void)
+{
+	fprintf(stderr, PROG ": out of memory\n");
+	return -1;
+}
+
 /* ---- reasons ------------------------------------------------------------- */
 
 sbw_reason_kind_t sbw_limits_reason_kind(const char *r)
@@ -113,7 +119,7 @@ static int64_t _job_tres(const char *s, const char *name)
 				return sb_slurm_mem(v, &mb) ? 0 :
 					(int64_t) mb;
 			}
-			return (int64_t) sbw_leading_number(s + n + 1);
+			return (int64_t) sbc_leading_number(s + n + 1);
 		}
 		s = strchr(s, ',');
 		s = s ? s + 1 : NULL;
@@ -131,14 +137,13 @@ static int64_t _job_tres(const char *s, const char *name)
  * minimum node count times the fewest CPUs of a node that could take it
  * (CPUs at least its per-node minimum). 0 for other jobs.
  */
-static int64_t _whole_cpus(const sbw_live_t *lv, const sbw_job_t *j)
+static int64_t _whole_cpus(const sbc_cluster_t *lv, const sbc_job_t *j)
 {
-	const char *v = sb_record_get(j->rec, "OverSubscribe");
 	uint32_t best = 0;
 	size_t i;
 
-	if (j->state != SBW_PENDING ||
-	    (lv->base_cons && !(v && !strcmp(v, "NO"))))
+	if (j->state != SBC_PENDING ||
+	    (lv->cfg.base_cons && j->share != SBC_SHARE_NO))
 		return 0;
 	for (i = 0; i < lv->cl.n; i++) {
 		uint32_t c = lv->cl.nodes[i].cpus;
@@ -152,25 +157,25 @@ static int64_t _whole_cpus(const sbw_live_t *lv, const sbw_job_t *j)
 /* What the walks read of a job, looked up once per job. */
 struct sbwl_jinfo {
 	bool done;
-	const sbwl_qos_t *q;
-	const sbwl_per_t *pu, *pa;		/* its user's and account's entries */
-	const sbwl_assoc_t *a;		/* its association */
-	sb_license_t *lic;		/* its licences (an OR list: none) */
+	const sbc_qos_t *q;
+	const sbc_per_t *pu, *pa;		/* its user's and account's entries */
+	const sbc_assoc_t *a;		/* its association */
+	const sb_license_t *lic;	/* its licences (an OR list: none) */
 	size_t nlic;
 	const char *tres;
 	int64_t whole_cpus;		/* a pending job on whole nodes:
 					 * the CPUs Slurm will count, 0
 					 * otherwise */
-	char uid[24];
+	const char *uid;		/* its user's number, "" unknown */
 };
 
 typedef struct {
 	sbw_limits_t *ls;
-	const sbw_job_t *j;
+	const sbc_job_t *j;
 	const struct sbwl_jinfo *info;
 	bool create;
 	/* what to do with each (limit, units) of the job */
-	int (*fn)(sbw_limits_t *ls, const sbw_job_t *j, size_t lim,
+	int (*fn)(sbw_limits_t *ls, const sbc_job_t *j, size_t lim,
 		  int64_t units, void *arg);
 	void *arg;
 } _walk_t;
@@ -206,7 +211,6 @@ static int _new_limit(sbw_limits_t *ls, const char *key, const char *scope,
 	l->scope = scope;
 	l->limit = limit;
 	l->shown_use = shown;
-	l->allows = -1;
 	if (!strcmp(scope, "license"))
 		snprintf(buf, sizeof(buf), "Licenses");
 	else
@@ -252,12 +256,12 @@ static int _one(_walk_t *w, const char *const *parts, size_t nparts,
 {
 	sbw_limits_t *ls = w->ls;
 	const char *tres = parts[nparts - 1];
-	char key[SB_KEY];
+	char key[SBC_LIMITS_KEY];
 	size_t i;
 
-	if (limit == NONE || units <= 0)
+	if (limit == SBC_NO_LIMIT || units <= 0)
 		return 0;
-	sbwl_cat(key, parts, nparts);
+	sbc_limits_key(key, parts, nparts);
 	if ((i = sb_strmap_get(ls->lim_by, key)) == SIZE_MAX) {
 		if (!w->create)
 			return 0;
@@ -269,17 +273,17 @@ static int _one(_walk_t *w, const char *const *parts, size_t nparts,
 	return w->fn(ls, w->j, i, units, w->arg);
 }
 
-static const sbwl_qos_t *_qos(const sbw_limits_t *ls, const char *name)
+static const sbc_qos_t *_qos(const sbw_limits_t *ls, const char *name)
 {
 	size_t i;
 
-	for (i = 0; name && i < ls->nqos; i++)
-		if (!strcmp(ls->qos[i].name, name))
-			return &ls->qos[i];
+	for (i = 0; name && i < ls->sl.nqos; i++)
+		if (!strcmp(ls->sl.qos[i].name, name))
+			return &ls->sl.qos[i];
 	return NULL;
 }
 
-static const sbwl_per_t *_per(const sbwl_per_t *v, size_t n, const char *name)
+static const sbc_per_t *_per(const sbc_per_t *v, size_t n, const char *name)
 {
 	size_t i;
 
@@ -292,7 +296,7 @@ static const sbwl_per_t *_per(const sbwl_per_t *v, size_t n, const char *name)
 /* Each TRES limit of @t; the key is @kpre's parts and the TRES. */
 static int _tres_limits(_walk_t *w, const char **kpre, size_t nk,
 			const char *scope, const char *owner, const char *who,
-			const sbwl_tres_t *t, size_t n)
+			const sbc_tres_t *t, size_t n)
 {
 	size_t i;
 
@@ -310,59 +314,44 @@ static int _tres_limits(_walk_t *w, const char **kpre, size_t nk,
 }
 
 /* The association of @acct and @user in @part, else in no partition. */
-static const sbwl_assoc_t *_assoc_of(const sbw_limits_t *ls, const char *acct,
+static const sbc_assoc_t *_assoc_of(const sbw_limits_t *ls, const char *acct,
 				 const char *user, const char *part)
 {
 	const char *parts[] = { acct, user, part ? part : "" };
-	char key[SB_KEY];
+	char key[SBC_LIMITS_KEY];
 	size_t i;
 
-	sbwl_cat(key, parts, 3);
-	if ((i = sb_strmap_get(ls->assoc_by, key)) == SIZE_MAX && part &&
+	sbc_limits_key(key, parts, 3);
+	if ((i = sb_strmap_get(ls->sl.assoc_by, key)) == SIZE_MAX && part &&
 	    *part) {
 		parts[2] = "";
-		sbwl_cat(key, parts, 3);
-		i = sb_strmap_get(ls->assoc_by, key);
+		sbc_limits_key(key, parts, 3);
+		i = sb_strmap_get(ls->sl.assoc_by, key);
 	}
-	return i == SIZE_MAX ? NULL : &ls->assoc[i];
+	return i == SIZE_MAX ? NULL : &ls->sl.assoc[i];
 }
 
 /* What the walks need of job @j (once). */
-static const struct sbwl_jinfo *_info(sbw_limits_t *ls, const sbw_job_t *j)
+static const struct sbwl_jinfo *_info(sbw_limits_t *ls, const sbc_job_t *j)
 {
 	struct sbwl_jinfo *in = &ls->info[j - ls->lv->jobs];
-	const char *uid, *c, *lic;
 
 	if (in->done)
 		return in;
 	in->done = true;
-	in->q = _qos(ls, sb_record_value(j->rec, "QOS"));
-	if ((uid = sb_record_get(j->rec, "UserId")) && (c = strchr(uid, '('))) {
-		size_t n = strcspn(++c, ")");
-
-		n = n < sizeof(in->uid) ? n : sizeof(in->uid) - 1;
-		memcpy(in->uid, c, n);
-		in->uid[n] = '\0';
-	}
+	in->q = _qos(ls, j->qos);
+	in->uid = j->uid ? j->uid : "";
 	if (in->q) {
 		in->pu = _per(in->q->user, in->q->nuser, in->uid);
 		in->pa = _per(in->q->acct, in->q->nacct, j->account);
 	}
-	/* "lic:1", "a:1;b:2" (24.11 and later join with ';'); an OR list
-	 * ("a|b", 26.05) names no count of one licence: left out */
-	if ((lic = sb_record_value(j->rec, "Licenses")) &&
-	    sb_licenses_parse(lic, &in->lic, &in->nlic, NULL) < 0) {
-		in->lic = NULL;
-		in->nlic = 0;
-	}
-	/* 22.05: TRES= (what it got once running); 24.11 on: ReqTRES= and
-	 * AllocTRES= */
-	if (!(in->tres = sb_record_get(j->rec, "TRES")))
-		in->tres = sb_record_get(j->rec, j->state == SBW_PENDING ?
-					 "ReqTRES" : "AllocTRES");
+	/* an OR list of licences (26.05) names no count of one: none */
+	in->lic = j->lic;
+	in->nlic = j->nlic;
+	in->tres = j->tres;
 	in->whole_cpus = _whole_cpus(ls->lv, j);
-	in->a = j->account ? _assoc_of(ls, j->account, j->user,
-				       sb_record_get(j->rec, "Partition")) :
+	in->a = j->account ? _assoc_of(ls, j->account, j->user, j->part >= 0 ?
+				       ls->lv->parts[j->part].name : NULL) :
 		NULL;
 	return in;
 }
@@ -373,7 +362,7 @@ static const struct sbwl_jinfo *_info(sbw_limits_t *ls, const sbw_job_t *j)
  */
 static int _per_limits(_walk_t *w, const char **k, const char *kind,
 		       const char *id, const char *scope, const char *qos,
-		       const char *who, const sbwl_per_t *per)
+		       const char *who, const sbc_per_t *per)
 {
 	k[2] = kind;
 	k[3] = id;
@@ -389,7 +378,7 @@ static int _per_limits(_walk_t *w, const char **k, const char *kind,
  */
 static int _grp_limits(_walk_t *w, const char **k, const char *scope,
 		       const char *owner, const char *who,
-		       const sbwl_tres_t *grp, size_t ngrp, int64_t jobs,
+		       const sbc_tres_t *grp, size_t ngrp, int64_t jobs,
 		       int64_t jobs_used)
 {
 	k[2] = "grp";
@@ -405,8 +394,8 @@ static int _walk(_walk_t *w)
 	sbw_limits_t *ls = w->ls;
 	const struct sbwl_jinfo *in = w->info;
 	const char *k[6];
-	const sbwl_qos_t *q = in->q;
-	const sbwl_assoc_t *a = in->a;
+	const sbc_qos_t *q = in->q;
+	const sbc_assoc_t *a = in->a;
 	char id[16];
 	size_t depth, l;
 
@@ -416,10 +405,10 @@ static int _walk(_walk_t *w)
 
 		k[0] = "l";
 		k[1] = in->lic[l].name;
-		for (i = 0; i < ls->nlic; i++)
-			if (!strcmp(ls->lic[i].name, k[1]) &&
+		for (i = 0; i < ls->sl.nlic; i++)
+			if (!strcmp(ls->sl.lic[i].name, k[1]) &&
 			    _one(w, k, 2, "license", k[1], NULL,
-				 ls->lic[i].total, ls->lic[i].used,
+				 ls->sl.lic[i].total, ls->sl.lic[i].used,
 				 in->lic[l].count) < 0)
 				return -1;
 	}
@@ -466,8 +455,8 @@ static int _walk(_walk_t *w)
 	return 0;
 }
 
-static int _walk_job(sbw_limits_t *ls, const sbw_job_t *j, bool create,
-		     int (*fn)(sbw_limits_t *, const sbw_job_t *, size_t,
+static int _walk_job(sbw_limits_t *ls, const sbc_job_t *j, bool create,
+		     int (*fn)(sbw_limits_t *, const sbc_job_t *, size_t,
 			       int64_t, void *), void *arg)
 {
 	_walk_t w = { ls, j, _info(ls, j), create, fn, arg };
@@ -477,8 +466,8 @@ static int _walk_job(sbw_limits_t *ls, const sbw_job_t *j, bool create,
 
 /* ---- planning ------------------------------------------------------------ */
 
-static int _add_use(sbw_limits_t *ls, const sbw_job_t *j, size_t lim,
-		    int64_t units, bool ahead)
+static int _add_use(sbw_limits_t *ls, const sbc_job_t *j, size_t lim,
+		    int64_t units)
 {
 	sbwl_use_t *u;
 
@@ -488,95 +477,30 @@ static int _add_use(sbw_limits_t *ls, const sbw_job_t *j, size_t lim,
 	u->job = j;
 	u->lim = lim;
 	u->units = units;
-	u->ahead = ahead;
-	u->start = -1;
 	u->end = j->time_limit == SB_TIME_INFINITE || j->end < 0 ?
 		SB_TIME_INFINITE : j->end;
 	return 0;
 }
 
-static int _mark(sbw_limits_t *ls, const sbw_job_t *j, size_t lim,
+static int _mark(sbw_limits_t *ls, const sbc_job_t *j, size_t lim,
 		 int64_t units, void *arg)
 {
 	*(bool *) arg = true;
 	return 0;
 }
 
-static int _target(sbw_limits_t *ls, const sbw_job_t *j, size_t lim,
-		   int64_t units, void *arg)
-{
-	ls->lim[lim].need += units;
-	return 0;
-}
-
-static int _holder(sbw_limits_t *ls, const sbw_job_t *j, size_t lim,
+static int _holder(sbw_limits_t *ls, const sbc_job_t *j, size_t lim,
 		   int64_t units, void *arg)
 {
 	ls->lim[lim].held += units;
-	return _add_use(ls, j, lim, units, false);
+	return _add_use(ls, j, lim, units);
 }
 
-static int _ahead_use(sbw_limits_t *ls, const sbw_job_t *j, size_t lim,
-		      int64_t units, void *arg)
-{
-	return _add_use(ls, j, lim, units, true);
-}
-
-static int _need(sbw_limits_t *ls, const sbw_job_t *j, size_t lim,
+static int _need(sbw_limits_t *ls, const sbc_job_t *j, size_t lim,
 		 int64_t units, void *arg)
 {
 	((int64_t *) arg)[lim] += units;
 	return 0;
-}
-
-/* qsort has no context argument: the order's, for one call. */
-static const sbw_live_t *_sort_lv;
-static sbw_before_fn _sort_before;
-
-static int _by_order(const void *pa, const void *pb)
-{
-	const sbw_job_t *a = *(const sbw_job_t *const *) pa;
-	const sbw_job_t *b = *(const sbw_job_t *const *) pb;
-
-	if (_sort_before(_sort_lv, a, b))
-		return -1;
-	return _sort_before(_sort_lv, b, a) ? 1 : 0;
-}
-
-static int64_t _duration(const sbw_job_t *j)
-{
-	return j->time_limit > 0 ? j->time_limit : 1;
-}
-
-/* Why no start is known, into ls->why (the first cause found). */
-static void _why_unknown(sbw_limits_t *ls)
-{
-	size_t i;
-
-	for (i = 0; i < ls->nlim; i++) {
-		const sbwl_lim_t *l = &ls->lim[i];
-
-		if (l->need > l->limit) {
-			snprintf(ls->why, sizeof(ls->why), "it needs %" PRId64
-				 " of %s, more than its limit %" PRId64 ": "
-				 "never", l->need, l->what, l->limit);
-			return;
-		}
-	}
-	for (i = 0; i < ls->nuse; i++) {
-		const sbwl_use_t *u = &ls->use[i];
-
-		if (ls->lim[u->lim].need && u->end == SB_TIME_INFINITE &&
-		    (!u->ahead || u->start >= 0)) {
-			snprintf(ls->why, sizeof(ls->why), "%s job %s holds "
-				 "%" PRId64 " of %s%s and has no time limit",
-				 u->ahead ? "the planned" : "running",
-				 u->job->id, u->units, ls->lim[u->lim].what,
-				 u->ahead ? " before it" : "");
-			return;
-		}
-	}
-	snprintf(ls->why, sizeof(ls->why), "the units it needs never free");
 }
 
 /* A holder's units of one limit until an end. */
@@ -601,7 +525,7 @@ static int _by_lim_end(const void *pa, const void *pb)
  * @end(job, @arg) when @end is given and it has one (the likely plan's).
  */
 static int _hold_all(sbw_limits_t *ls, sb_limit_plan_t *lp,
-		     int64_t (*end)(const sbw_job_t *, void *), void *arg)
+		     int64_t (*end)(const sbc_job_t *, void *), void *arg)
 {
 	_held_t *v = calloc(ls->nuse + 1, sizeof(*v));
 	size_t i, k;
@@ -635,166 +559,10 @@ out:
 	return rc;
 }
 
-static int _plan(sbw_limits_t *ls, sbw_before_fn before,
-		 bool (*plannable)(const sbw_job_t *))
-{
-	sbw_live_t *lv = ls->lv;
-	const sbw_job_t **ahead = NULL;
-	int64_t *lim = NULL, *need = NULL, start;
-	sb_limit_plan_t *lp = NULL;
-	size_t i, k, nahead = 0;
-	int rc = -1;
-
-	/* 1. the job's limits, then the pending jobs before it sharing one
-	 * (with their own limits too) */
-	if (_walk_job(ls, ls->j, true, _target, NULL) < 0)
-		return -1;
-	if (!(ahead = calloc(lv->njobs + 1, sizeof(*ahead))))
-		return sbwl_oom();
-	for (i = 0; i < lv->njobs; i++) {
-		const sbw_job_t *o = &lv->jobs[i];
-		bool shares = false;
-
-		if (o == ls->j || !plannable(o) || !before(lv, o, ls->j) ||
-		    _walk_job(ls, o, false, _mark, &shares) < 0)
-			continue;
-		if (shares)
-			ahead[nahead++] = o;
-	}
-	for (i = 0; i < nahead; i++)
-		if (_walk_job(ls, ahead[i], true, _mark, &(bool){ false }) < 0)
-			goto out;
-	/* 2. what the running jobs hold */
-	for (i = 0; i < lv->njobs; i++) {
-		const sbw_job_t *o = &lv->jobs[i];
-
-		if ((o->state == SBW_RUNNING || o->state == SBW_SUSPENDED) &&
-		    _walk_job(ls, o, false, _holder, NULL) < 0)
-			goto out;
-	}
-	if (!(lim = calloc(ls->nlim + 1, sizeof(*lim))) ||
-	    !(need = calloc(ls->nlim + 1, sizeof(*need)))) {
-		sbwl_oom();
-		goto out;
-	}
-	for (k = 0; k < ls->nlim; k++)
-		lim[k] = ls->lim[k].limit;
-	if (!(lp = sb_limit_plan_create(lv->now, lim, ls->nlim)))
-		goto oom;
-	if (_hold_all(ls, lp, NULL, NULL) < 0)
-		goto oom;
-	/* units Slurm counts that no running job shows (completing jobs):
-	 * about to be released */
-	for (k = 0; k < ls->nlim; k++)
-		if (ls->lim[k].shown_use > ls->lim[k].held &&
-		    sb_limit_plan_hold(lp, k, ls->lim[k].shown_use -
-				       ls->lim[k].held, lv->now + 1) < 0)
-			goto oom;
-	/* 3. the jobs before it, in backfill's order, each at its earliest */
-	_sort_lv = lv;
-	_sort_before = before;
-	qsort(ahead, nahead, sizeof(*ahead), _by_order);
-	for (i = 0; i < nahead; i++) {
-		size_t u0 = ls->nuse;
-
-		memset(need, 0, ls->nlim * sizeof(*need));
-		if (_walk_job(ls, ahead[i], false, _ahead_use, NULL) < 0 ||
-		    _walk_job(ls, ahead[i], false, _need, need) < 0)
-			goto out;
-		if (sb_limit_plan_earliest(lp, need, lv->now,
-					   _duration(ahead[i]), &start) < 0) {
-			if (errno != ENOENT)
-				goto oom;
-			continue;	/* never: it takes nothing */
-		}
-		if (sb_limit_plan_add(lp, need, start, _duration(ahead[i])) < 0)
-			goto oom;
-		for (k = u0; k < ls->nuse; k++) {
-			ls->use[k].start = start;
-			ls->use[k].end = sb_time_add(start,
-						     _duration(ahead[i]));
-		}
-	}
-	/* 4. the job: every limit at once, and each alone */
-	memset(need, 0, ls->nlim * sizeof(*need));
-	for (k = 0; k < ls->nlim; k++)
-		need[k] = ls->lim[k].need;
-	ls->start = -1;
-	if (!sb_limit_plan_earliest(lp, need, lv->now, _duration(ls->j),
-				    &start))
-		ls->start = start;
-	else if (errno != ENOENT)
-		goto oom;
-	for (k = 0; k < ls->nlim; k++) {
-		if (!need[k])
-			continue;
-		if (!sb_limit_plan_earliest_one(lp, k, need[k], lv->now,
-						_duration(ls->j), &start))
-			ls->lim[k].allows = start;
-		else if (errno != ENOENT)
-			goto oom;
-	}
-	if (ls->start < 0)
-		_why_unknown(ls);
-	rc = 0;
-	goto out;
-oom:
-	sbwl_oom();
-out:
-	sb_limit_plan_destroy(lp);
-	free(lim);
-	free(need);
-	free(ahead);
-	return rc;
-}
-
-sbw_limits_t *sbw_limits_explain(sbw_live_t *lv, sbw_job_t *j,
-				 sbw_before_fn before,
-				 bool (*plannable)(const sbw_job_t *))
-{
-	sbw_limits_t *ls = calloc(1, sizeof(*ls));
-
-	if (!ls) {
-		sbwl_oom();
-		return NULL;
-	}
-	ls->lv = lv;
-	ls->j = j;
-	ls->start = -1;
-	ls->reason = sb_record_get(j->rec, "Reason");
-	ls->kind = sbw_limits_reason_kind(ls->reason);
-	if (!(ls->info = calloc(lv->njobs + 1, sizeof(*ls->info))) ||
-	    !(ls->lim_by = sb_strmap_create()) ||
-	    !(ls->assoc_by = sb_strmap_create())) {
-		sb_strmap_destroy(ls->lim_by);
-		sb_strmap_destroy(ls->assoc_by);
-		free(ls->info);
-		free(ls);
-		sbwl_oom();
-		return NULL;
-	}
-	if (sbwl_read(ls) < 0 || _plan(ls, before, plannable) < 0) {
-		sbw_limits_free(ls);
-		return NULL;
-	}
-	if (ls->kind == SBW_REASON_TIMED) {
-		ls->start = -1;
-		snprintf(ls->why, sizeof(ls->why), "%s frees only as usage "
-			 "decays or running jobs' remaining time shrinks "
-			 "(GrpTRESMins, GrpTRESRunMins, GrpWall), which "
-			 "sbucket does not plan", ls->reason);
-	} else if (!ls->nlim && ls->kind == SBW_REASON_COUNTED) {
-		snprintf(ls->why, sizeof(ls->why), "slurmctld shows no set "
-			 "limit of %s that the job needs (the partition's QOS "
-			 "is not modelled)", ls->reason);
-	}
-	return ls;
-}
-
 /* ---- the whole queue ('sbucket forecast') ------------------------------- */
 
-sbw_limits_t *sbw_limits_queue(sbw_live_t *lv,
-			       bool (*want)(const sbw_job_t *))
+sbw_limits_t *sbw_limits_queue(sbc_cluster_t *lv,
+			       bool (*want)(const sbc_job_t *))
 {
 	sbw_limits_t *ls = calloc(1, sizeof(*ls));
 	size_t i;
@@ -804,26 +572,24 @@ sbw_limits_t *sbw_limits_queue(sbw_live_t *lv,
 		return NULL;
 	}
 	ls->lv = lv;
-	ls->start = -1;
 	if (!(ls->info = calloc(lv->njobs + 1, sizeof(*ls->info))) ||
-	    !(ls->lim_by = sb_strmap_create()) ||
-	    !(ls->assoc_by = sb_strmap_create())) {
+	    !(ls->lim_by = sb_strmap_create())) {
 		sbwl_oom();
 		goto fail;
 	}
-	if (sbwl_read(ls) < 0)
+	if (sbc_limits_read(&ls->sl) < 0)
 		goto fail;
 	for (i = 0; i < lv->njobs; i++) {
-		const sbw_job_t *o = &lv->jobs[i];
+		const sbc_job_t *o = &lv->jobs[i];
 
-		if (o->state == SBW_PENDING && want(o) &&
+		if (o->state == SBC_PENDING && want(o) &&
 		    _walk_job(ls, o, true, _mark, &(bool){ false }) < 0)
 			goto fail;
 	}
 	for (i = 0; i < lv->njobs; i++) {
-		const sbw_job_t *o = &lv->jobs[i];
+		const sbc_job_t *o = &lv->jobs[i];
 
-		if ((o->state == SBW_RUNNING || o->state == SBW_SUSPENDED) &&
+		if ((o->state == SBC_RUNNING || o->state == SBC_SUSPENDED) &&
 		    _walk_job(ls, o, false, _holder, NULL) < 0)
 			goto fail;
 	}
@@ -838,7 +604,7 @@ size_t sbw_limits_count(const sbw_limits_t *ls)
 	return ls->nlim;
 }
 
-int sbw_limits_need(sbw_limits_t *ls, const sbw_job_t *j, int64_t *need)
+int sbw_limits_need(sbw_limits_t *ls, const sbc_job_t *j, int64_t *need)
 {
 	size_t k;
 
@@ -851,13 +617,8 @@ int sbw_limits_need(sbw_limits_t *ls, const sbw_job_t *j, int64_t *need)
 	return 0;
 }
 
-sb_limit_plan_t *sbw_limits_plan(sbw_limits_t *ls)
-{
-	return sbw_limits_plan_ends(ls, NULL, NULL);
-}
-
 sb_limit_plan_t *sbw_limits_plan_ends(sbw_limits_t *ls,
-				      int64_t (*end)(const sbw_job_t *,
+				      int64_t (*end)(const sbc_job_t *,
 						     void *), void *arg)
 {
 	int64_t *lim = calloc(ls->nlim + 1, sizeof(*lim));
@@ -890,27 +651,13 @@ const char *sbw_limits_what(const sbw_limits_t *ls, size_t k)
 	return k < ls->nlim ? ls->lim[k].what : NULL;
 }
 
-size_t sbw_limits_holders(const sbw_limits_t *ls, size_t k,
-			  const sbw_job_t **jobs, size_t max)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < ls->nuse; i++)
-		if (ls->use[i].lim == k && !ls->use[i].ahead) {
-			if (n < max)
-				jobs[n] = ls->use[i].job;
-			n++;
-		}
-	return n;
-}
-
 void sbw_limits_free(sbw_limits_t *ls)
 {
 	size_t i;
 
 	if (!ls)
 		return;
-	sbwl_read_fini(ls);
+	sbc_limits_fini(&ls->sl);
 	for (i = 0; i < ls->nlim; i++) {
 		free(ls->lim[i].reason);
 		free(ls->lim[i].what);
@@ -921,15 +668,8 @@ void sbw_limits_free(sbw_limits_t *ls)
 	free(ls->lim);
 	sb_strmap_destroy(ls->lim_by);
 	free(ls->use);
-	for (i = 0; ls->info && i < ls->lv->njobs; i++)
-		sb_licenses_free(ls->info[i].lic, ls->info[i].nlic);
 	free(ls->info);
 	free(ls);
 }
 
-int sbw_limits_start(const sbw_limits_t *ls, int64_t *start)
-{
-	*start = ls->start;
-	return ls->start < 0 ? 1 : 0;
-}
 

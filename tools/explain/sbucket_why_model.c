@@ -28,7 +28,7 @@ void sbw_model_fini(sbw_model_t *m)
 	free(m->resv);
 	free(m->until);
 	sb_bitmap_free(m->reserved);
-	sbw_live_fini(&m->lv);
+	sbc_fini(&m->lv);
 }
 
 static int _oom(void)
@@ -40,10 +40,10 @@ static int _oom(void)
 /* Buckets with future reservations as windows, running jobs' ends. */
 int sbw_model_build(sbw_model_t *m)
 {
-	sbw_live_t *lv = &m->lv;
+	sbc_cluster_t *lv = &m->lv;
 	size_t i, n = lv->cl.n;
 
-	m->policy = sb_bucket_conf_policy(lv->conf);
+	m->policy = sb_bucket_conf_policy(lv->cfg.conf);
 	if ((lv->nresv && !(m->resv = calloc(lv->nresv, sizeof(*m->resv)))) ||
 	    !(m->until = calloc(n + 1, sizeof(*m->until))) ||
 	    (lv->njobs && (!(m->run = calloc(lv->njobs, sizeof(*m->run))) ||
@@ -57,13 +57,13 @@ int sbw_model_build(sbw_model_t *m)
 		m->resv[i].end = lv->resv[i].end;
 	}
 	for (i = 0; i < lv->njobs; i++) {
-		const sbw_job_t *j = &lv->jobs[i];
+		const sbc_job_t *j = &lv->jobs[i];
 
 		if (!j->nodes)
 			continue;
 		m->run[m->nrun].id = j->id;
 		m->run[m->nrun].nodes = j->nodes;
-		m->run[m->nrun].end = (j->state == SBW_SUSPENDED ||
+		m->run[m->nrun].end = (j->state == SBC_SUSPENDED ||
 				       j->end < 0) ? SB_TIME_INFINITE : j->end;
 		m->run_of[m->nrun++] = j;
 	}
@@ -79,7 +79,7 @@ int sbw_model_build(sbw_model_t *m)
 }
 
 /* The nodes of reservations active now that @j does not run in. */
-int sbw_model_reserved(sbw_model_t *m, const sbw_job_t *j)
+int sbw_model_reserved(sbw_model_t *m, const sbc_job_t *j)
 {
 	size_t i;
 
@@ -92,31 +92,27 @@ int sbw_model_reserved(sbw_model_t *m, const sbw_job_t *j)
 	return 0;
 }
 
-bool sbw_facts(const sbw_model_t *m, const sbw_job_t *j,
+bool sbw_facts(const sbw_model_t *m, const sbc_job_t *j,
 	       sb_select_facts_t *f)
 {
-	const sbw_live_t *lv = &m->lv;
-	const sbw_part_t *p = j->part >= 0 ? &lv->parts[j->part] : NULL;
+	const sbc_cluster_t *lv = &m->lv;
+	const sbc_part_t *p = j->part >= 0 ? &lv->parts[j->part] : NULL;
 	const sb_request_t *r = &j->req.req;
 	sb_base_facts_t *b = &f->base;
-	const char *v;
 	size_t i;
 
 	sb_select_facts_init(f);
 	b->min_nodes = j->min_nodes;
 	b->max_nodes = j->max_nodes;
-	v = sb_record_get(j->rec, "Reboot");
-	b->share.reboot = v && strcmp(v, "0");
+	b->share.reboot = j->reboot;
 	b->share.part_exclusive = p && p->exclusive;
 	b->share.part_no = p && p->no;
 	b->share.part_force = p && p->force;
-	v = sb_record_get(j->rec, "OverSubscribe");
-	b->share.job_share = v && !strcmp(v, "YES");
-	b->share.job_exclusive = v && !strcmp(v, "NO");
-	b->share.base_cons = lv->base_cons;
-	b->required_nodes = sb_record_value(j->rec, "ReqNodeList") != NULL;
-	v = sb_record_get(j->rec, "Contiguous");
-	b->contiguous = v && !strcmp(v, "1");
+	b->share.job_share = j->share == SBC_SHARE_YES;
+	b->share.job_exclusive = j->share == SBC_SHARE_NO;
+	b->share.base_cons = lv->cfg.base_cons;
+	b->required_nodes = j->req_nodes != NULL;
+	b->contiguous = j->contiguous;
 	b->min_cpus = j->cpus;
 	b->node_cpus = j->node_cpus;
 	for (i = 0; i < lv->nresv; i++)
@@ -126,11 +122,12 @@ bool sbw_facts(const sbw_model_t *m, const sbw_job_t *j,
 	/* with preemption configured, backfill may offer jobs to preempt:
 	 * those of partitions of a lower PriorityTier, or (other kinds of
 	 * preemption, which sbucket cannot see) any running job */
-	if (lv->preempt_type && strcmp(lv->preempt_type, "preempt/none"))
+	if (lv->cfg.preempt_type &&
+	    strcmp(lv->cfg.preempt_type, "preempt/none"))
 		for (i = 0; i < m->nrun; i++) {
-			const sbw_job_t *o = m->run_of[i];
+			const sbc_job_t *o = m->run_of[i];
 
-			if (strcmp(lv->preempt_type,
+			if (strcmp(lv->cfg.preempt_type,
 				   "preempt/partition_prio") ||
 			    (p && o->part >= 0 &&
 			     lv->parts[o->part].tier < p->tier))
@@ -148,26 +145,80 @@ bool sbw_facts(const sbw_model_t *m, const sbw_job_t *j,
 	return true;
 }
 
-/* Why the base places @j (a reason of base_reason.h), or NULL. */
-const char *sbw_base_reason(const sbw_model_t *m, const sbw_job_t *j,
-				bool will_run)
+/*
+ * WILL_RUN's start of @j, a job of ours, with nothing of the queue
+ * planned before it: the decision's (@one: its request is one question)
+ * or the whole request's on the same plan, into v->alone_start (-1:
+ * never). 0, or -1 after one error line.
+ */
+static int _alone(const sbw_model_t *m, const sbc_job_t *j,
+		  sb_select_facts_t *f, bool one, sbw_verdict_t *v)
+{
+	const sbc_cluster_t *lv = &m->lv;
+	sb_select_verdict_t d = { 0 };
+	sb_will_run_result_t res;
+	sb_will_run_t *w;
+	int rc = -1;
+
+	if (!(w = sb_model_plan(m->set, lv->now, m->until, m->resv, lv->nresv,
+				j->resv >= 0 ? (size_t) j->resv : SIZE_MAX)))
+		return _oom();
+	f->plan = w;
+	if (!one) {
+		if (!sb_will_run_query(w, &j->req.req, m->policy, f->allowed,
+				       lv->now, &res)) {
+			v->alone_start = res.start;
+			sb_will_run_result_fini(&res);
+		} else if (errno != ENOENT) {
+			d.failed = "WILL_RUN";
+			d.err = errno;
+		}
+	} else if (sb_select_decide(m->set, f, SB_SELECT_WILL_RUN, &d) < 0) {
+		d.failed = "WILL_RUN";
+		d.err = errno;
+	} else if (d.action == SB_SELECT_OURS) {
+		v->alone_start = d.start;
+	}
+	/* anything else of a job of ours is "we found none" (never), or
+	 * "preemption" where the base would look for jobs to preempt */
+	if (d.failed && d.err == ENOMEM)
+		_oom();
+	else if (d.failed)
+		fprintf(stderr, PROG ": job %s: WILL_RUN failed: %s\n",
+			j->id, strerror(d.err));
+	else
+		rc = 0;
+	sb_select_verdict_fini(&d);
+	sb_will_run_destroy(w);
+	return rc;
+}
+
+int sbw_verdict(const sbw_model_t *m, const sbc_job_t *j, bool alone,
+		sbw_verdict_t *v)
 {
 	sb_select_facts_t f;
+	bool one = sbw_facts(m, j, &f);
 
-	(void) sbw_facts(m, j, &f);
-	return sb_select_base_reason(m->set, &f, will_run ?
-				     SB_SELECT_WILL_RUN : SB_SELECT_RUN_NOW);
+	memset(v, 0, sizeof(*v));
+	v->alone_start = -1;
+	v->base = sb_select_base_reason(m->set, &f, SB_SELECT_WILL_RUN);
+	v->base_now = sb_select_base_reason(m->set, &f, SB_SELECT_RUN_NOW);
+	v->path = v->base_now || !j->have_req ? NULL :
+		sb_place_ineligible(&j->req.req, m->policy);
+	if (!alone || v->base)
+		return 0;
+	return _alone(m, j, &f, one, v);
 }
 
 /* Backfill's order (job_scheduler.c sort_job_queue2()): jobs in a
  * reservation, PriorityTier, priority, then job id. */
-int sbw_before(const sbw_live_t *lv, const sbw_job_t *a,
-		   const sbw_job_t *b)
+int sbw_before(const sbc_cluster_t *lv, const sbc_job_t *a,
+		   const sbc_job_t *b)
 {
 	uint32_t ta = a->part >= 0 ? lv->parts[a->part].tier : 0;
 	uint32_t tb = b->part >= 0 ? lv->parts[b->part].tier : 0;
-	uint64_t ia = sbw_leading_number(a->id);
-	uint64_t ib = sbw_leading_number(b->id);
+	uint64_t ia = sbc_leading_number(a->id);
+	uint64_t ib = sbc_leading_number(b->id);
 
 	if ((a->resv >= 0) != (b->resv >= 0))
 		return a->resv >= 0;
@@ -180,7 +231,7 @@ int sbw_before(const sbw_live_t *lv, const sbw_job_t *a,
 
 /* Does backfill plan this pending job (not held, not waiting for a
  * dependency or a begin time)? */
-bool sbw_plannable(const sbw_job_t *j)
+bool sbw_plannable(const sbc_job_t *j)
 {
 	static const char *const wait[] = {
 		"Dependency", "DependencyNeverSatisfied", "BeginTime",
@@ -190,10 +241,10 @@ bool sbw_plannable(const sbw_job_t *j)
 	const char *r;
 	size_t i;
 
-	if (j->state != SBW_PENDING || !j->priority)
+	if (j->state != SBC_PENDING || !j->priority)
 		return false;
-	r = sb_record_get(j->rec, "Reason");
-	for (i = 0; r && wait[i]; i++)
+	r = j->reason;
+	for (i = 0; wait[i]; i++)
 		if (!strcmp(r, wait[i]))
 			return false;
 	return true;
@@ -204,17 +255,17 @@ bool sbw_plannable(const sbw_job_t *j)
  * fail before it is planned), or its licences without bf_licenses? Then
  * it reserves no nodes in backfill's plan.
  */
-bool sbw_held_by_limit(const sbw_live_t *lv, const sbw_job_t *j)
+bool sbw_held_by_limit(const sbc_cluster_t *lv, const sbc_job_t *j)
 {
-	const char *r = sb_record_get(j->rec, "Reason");
+	const char *r = j->reason;
 
 	if (sbw_limits_reason_kind(r) == SBW_REASON_OTHER)
 		return false;
-	return !lv->bf_licenses || strcmp(r, "Licenses");
+	return !lv->cfg.bf_licenses || strcmp(r, "Licenses");
 }
 
 /* The nodes a job may use: its reservation's, or all (NULL). */
-const sb_bitmap_t *sbw_allowed(const sbw_model_t *m, const sbw_job_t *j)
+const sb_bitmap_t *sbw_allowed(const sbw_model_t *m, const sbc_job_t *j)
 {
 	return j->resv >= 0 ? m->lv.resv[j->resv].nodes : NULL;
 }
@@ -235,7 +286,7 @@ static int _hl_cmp(const void *a, const void *b)
 }
 
 /* The names of @b as a hostlist, to free(); NULL on ENOMEM. */
-char *sbw_hostlist(const sbw_live_t *lv, const sb_bitmap_t *b)
+char *sbw_hostlist(const sbc_cluster_t *lv, const sb_bitmap_t *b)
 {
 	char **names = malloc((lv->cl.n + 1) * sizeof(*names)), *hl;
 	size_t k = 0;
@@ -254,11 +305,11 @@ char *sbw_hostlist(const sbw_live_t *lv, const sb_bitmap_t *b)
 
 /* "2 CPUs, 2000 MB, thin, gpu:2" for a bucket's nodes. */
 
-int64_t sbw_backfill_step(const sbw_live_t *lv, const sbw_job_t *j,
+int64_t sbw_backfill_step(const sbc_cluster_t *lv, const sbc_job_t *j,
 			  int64_t start, const sb_bitmap_t *nodes,
 			  const char **resv)
 {
-	int64_t res = lv->bf_resolution > 0 ? lv->bf_resolution : 1, end;
+	int64_t res = lv->cfg.bf_resolution > 0 ? lv->cfg.bf_resolution : 1, end;
 	int64_t bf = start;
 	size_t k;
 

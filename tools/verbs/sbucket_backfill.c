@@ -245,32 +245,49 @@ int sbucket_backfill_main(int argc, char **argv)
 	char id[SB_SHOWN_BUF];
 	size_t j;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "policy", required_argument, NULL, 'P' },
+		{ "priorityf", required_argument, NULL, 'f' },
+		{ "now", required_argument, NULL, 't' },
+		{ "noheader", no_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 }
+	};
+	uint64_t v;
+	int c;
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+	sbucket_getopt_start();
+	while ((c = sbucket_getopt("backfill", argc, argv, "h", longopts)) !=
+	       -1) {
+		switch (c) {
+		case 'h':
 			_usage(stdout);
 			return SBUCKET_EXIT_OK;
-		} else if (!strncmp(a, "--policy=", 9)) {
-			policy = a + 9;
-		} else if (!strncmp(a, "--priorityf=", 12)) {
-			priorityf = a + 12;
-		} else if (!strncmp(a, "--now=", 6)) {
-			uint64_t v;
-
-			if (sb_decimal_parse(a + 6, INT64_MAX - 1, &v, NULL)) {
+		case 'P':
+			policy = optarg;
+			break;
+		case 'f':
+			priorityf = optarg;
+			break;
+		case 't':
+			if (sb_decimal_parse(optarg, INT64_MAX - 1, &v, NULL)) {
 				fprintf(stderr, "sbucket backfill: --now: "
 					"not a time in seconds >= 0: '%s'\n",
-					SHOWN(a + 6));
+					SHOWN(optarg));
 				return SBUCKET_EXIT_USAGE;
 			}
 			now = (int64_t) v;
-		} else if (!strcmp(a, "--noheader")) {
+			break;
+		case 'n':
 			header = 0;
-		} else if (sbucket_operand("backfill", a, files, &nfiles, 2)) {
+			break;
+		default:
 			return SBUCKET_EXIT_USAGE;
 		}
 	}
+	for (i = optind; i < argc; i++)
+		if (sbucket_operand("backfill", argv[i], files, &nfiles, 2))
+			return SBUCKET_EXIT_USAGE;
 	if (nfiles != 2)
 		return sbucket_cmd_error("backfill",
 					 "expected NODES_FILE and JOBS_FILE");

@@ -24,6 +24,7 @@
 #include "hostlist_fmt.h"
 #include "sb_time.h"
 #include "sbucket.h"
+#include "shown.h"
 #include "slurm_text.h"
 #include "strbuf.h"
 
@@ -510,38 +511,68 @@ int sbucket_chart_main(int argc, char **argv)
 	int i, stats = 0, nfiles = 0, rc = SBUCKET_EXIT_INPUT;
 	_in_t in = { .file = NULL, .by_user = -1 };
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "color", required_argument, NULL, 'C' },
+		{ "nodes", required_argument, NULL, 'N' },
+		{ "title", required_argument, NULL, 'T' },
+		{ "unit", required_argument, NULL, 'U' },
+		{ "stats", no_argument, NULL, 'S' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+	sbucket_getopt_start();
+	while ((c = sbucket_getopt("chart", argc, argv, "ho:", longopts)) !=
+	       -1) {
+		switch (c) {
+		case 'h':
 			_usage(stdout);
 			return SBUCKET_EXIT_OK;
-		} else if (!strcmp(a, "-o") && i + 1 < argc) {
-			out = argv[++i];
-		} else if (!strncmp(a, "--output=", 9) && a[9]) {
-			out = a + 9;
-		} else if (!strcmp(a, "--color=user")) {
-			in.by_user = 1;
-		} else if (!strcmp(a, "--color=job")) {
-			in.by_user = 0;
-		} else if (!strncmp(a, "--nodes=", 8)) {
-			nodes = a + 8;
-		} else if (!strncmp(a, "--title=", 8)) {
-			title = a + 8;
-		} else if (!strncmp(a, "--unit=", 7)) {
-			if (_parse_unit(a + 7, &unit, &unit_name)) {
+		case 'o':
+			if (!*optarg)
+				return sbucket_cmd_error("chart", "-o needs a "
+							 "file");
+			out = optarg;
+			break;
+		case 'C':
+			if (!strcmp(optarg, "user"))
+				in.by_user = 1;
+			else if (!strcmp(optarg, "job"))
+				in.by_user = 0;
+			else
+				return sbucket_usage_error("chart", "--color",
+							   optarg, "not user "
+							   "or job");
+			break;
+		case 'N':
+			nodes = optarg;
+			break;
+		case 'T':
+			title = optarg;
+			break;
+		case 'U':
+			if (_parse_unit(optarg, &unit, &unit_name)) {
+				char sh[SB_SHOWN_BUF];
+
 				fprintf(stderr, "sbucket chart: --unit: want "
 					"SECONDS:NAME with SECONDS >= 1, e.g. "
-					"3600:h: '%s'\n", a + 7);
+					"3600:h: '%s'\n", sb_shown(sh,
+					sizeof(sh), optarg));
 				return SBUCKET_EXIT_USAGE;
 			}
-		} else if (!strcmp(a, "--stats")) {
+			break;
+		case 'S':
 			stats = 1;
-		} else if (sbucket_operand("chart", a, &in.file, &nfiles,
-					   1)) {
+			break;
+		default:
 			return SBUCKET_EXIT_USAGE;
 		}
 	}
+	for (i = optind; i < argc; i++)
+		if (sbucket_operand("chart", argv[i], &in.file, &nfiles, 1))
+			return SBUCKET_EXIT_USAGE;
 	if (stats && (out || title)) {
 		fprintf(stderr, "sbucket chart: --stats draws nothing: no -o "
 			"or --title with it\n");

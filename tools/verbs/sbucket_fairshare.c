@@ -25,7 +25,7 @@
 #include "fairshare_level.h"
 #include "sbucket.h"
 #include "sbucket_fairshare_explain.h"
-#include "sbucket_fairshare_live.h"
+#include "sbucket_cluster_fairshare.h"
 #include "sbucket_input_assoc.h"
 #include "shown.h"
 
@@ -93,25 +93,6 @@ static int _usage_error(const char *opt, const char *arg, const char *what)
 
 /* ---- options ---------------------------------------------------------- */
 
-/* Value of --name=V or --name V; NULL when @arg is another option. */
-static const char *_opt_value(const char *arg, const char *name, int argc,
-			      char **argv, int *i, int *missing)
-{
-	size_t len = strlen(name);
-
-	if (strncmp(arg, name, len))
-		return NULL;
-	if (arg[len] == '=')
-		return arg + len + 1;
-	if (arg[len])
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = 1;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
 /*
  * The live cluster's algorithm, and its levels / dampening unless given
  * on the command line. -1 after one error line.
@@ -121,7 +102,7 @@ static int _live_params(struct opts *o)
 	int alg, levels;
 	long damp;
 
-	if (sbucket_fairshare_live_params(&alg, &levels, &damp) < 0)
+	if (sbc_fairshare_params(&alg, &levels, &damp) < 0)
 		return -1;
 	switch (alg) {
 	case SB_FS_LEVEL_BASED:
@@ -144,23 +125,31 @@ static int _live_params(struct opts *o)
 
 static int _parse_opts(int argc, char **argv, struct opts *o)
 {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "algorithm", required_argument, NULL, 'a' },
+		{ "levels", required_argument, NULL, 'l' },
+		{ "dampening", required_argument, NULL, 'd' },
+		{ "explain", required_argument, NULL, 'e' },
+		{ NULL, 0, NULL, 0 }
+	};
 	char shown[SB_SHOWN_BUF];
-	int i, missing;
+	uint64_t n;
+	int c, i;
 
 	memset(o, 0, sizeof(*o));
 	o->levels = 4;
 	o->dampening = 1;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		uint64_t n;
+	sbucket_getopt_start();
+	while ((c = sbucket_getopt("fairshare", argc, argv, "h", longopts)) !=
+	       -1) {
+		const char *v = optarg;
 
-		missing = 0;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		switch (c) {
+		case 'h':
 			_usage(stdout);
 			return -1;
-		}
-		if ((v = _opt_value(a, "--algorithm", argc, argv, &i,
-				    &missing))) {
+		case 'a':
 			if (!strcmp(v, "level_based"))
 				o->algorithm = SB_FS_LEVEL_BASED;
 			else if (!strcmp(v, "fair_tree"))
@@ -171,8 +160,8 @@ static int _parse_opts(int argc, char **argv, struct opts *o)
 				return _usage_error("--algorithm", v,
 						    "not level_based, "
 						    "fair_tree or classic");
-		} else if ((v = _opt_value(a, "--levels", argc, argv, &i,
-					   &missing))) {
+			break;
+		case 'l':
 			if (sb_decimal_in(v, SB_FS_LEVELS_MIN, SB_FS_LEVELS_MAX,
 					&n) < 0)
 				return _usage_error("--levels", v,
@@ -180,33 +169,33 @@ static int _parse_opts(int argc, char **argv, struct opts *o)
 						    "to 16");
 			o->levels = (int) n;
 			o->levels_set = 1;
-		} else if ((v = _opt_value(a, "--dampening", argc, argv, &i,
-					   &missing))) {
+			break;
+		case 'd':
 			if (sb_decimal_in(v, 1, UINT16_MAX, &n) < 0)
 				return _usage_error("--dampening", v,
 						    "not an integer from 1 "
 						    "to 65535");
 			o->dampening = n;
 			o->damp_set = 1;
-		} else if ((v = _opt_value(a, "--explain", argc, argv, &i,
-					   &missing))) {
+			break;
+		case 'e':
 			if (!*v)
 				return _usage_error("--explain", v,
 						    "no user");
 			o->explain = v;
-		} else if (missing) {
-			return _usage_error(a, NULL, "needs a value");
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, PROG ": unknown option '%s'\n",
-				sb_shown(shown, sizeof(shown), a));
-			return _usage_error(NULL, NULL, NULL);
-		} else if (o->file) {
-			fprintf(stderr, PROG ": extra argument '%s' (one FILE "
-				"only)\n", sb_shown(shown, sizeof(shown), a));
-			return _usage_error(NULL, NULL, NULL);
-		} else {
-			o->file = a;
+			break;
+		default:
+			return SBUCKET_EXIT_USAGE;
 		}
+	}
+	for (i = optind; i < argc; i++) {
+		if (o->file) {
+			fprintf(stderr, PROG ": extra argument '%s' (one FILE "
+				"only)\n", sb_shown(shown, sizeof(shown),
+						    argv[i]));
+			return _usage_error(NULL, NULL, NULL);
+		}
+		o->file = argv[i];
 	}
 	if (!o->file) {
 		o->file = SBUCKET_LIVE_FILE;
@@ -235,7 +224,7 @@ static int _read_tree(sb_assoc_tree_t *t, const char **file)
 	int rc;
 
 	if (!strcmp(*file, SBUCKET_LIVE_FILE)) {
-		if (!(f = sbucket_fairshare_live_open()))
+		if (!(f = sbc_fairshare_open()))
 			return -1;
 		*file = "<live tree>";
 	} else if (!strcmp(*file, "-")) {

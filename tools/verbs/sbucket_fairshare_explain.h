@@ -20,4 +20,14 @@
 int sbucket_fairshare_explain(const sb_assoc_tree_t *t, const char *spec,
 			      int alg, int levels, int pair_only);
 
+/*
+ * 'sbucket fairshare --explain=U1,U2' on the live tree and slurmctld's
+ * algorithm, printing only which level decides between the two users
+ * (@pair is "U1,U2", a user as ACCOUNT/USER when it has several
+ * associations): 'sbucket why' shows it for the job ahead by fair share
+ * (sbucket_fairshare.c). Returns sbucket's exit status, after printing
+ * one error line when not 0.
+ */
+int sbucket_fairshare_live_decide(const char *pair);
+
 #endif /* SBUCKET_FAIRSHARE_EXPLAIN_H */

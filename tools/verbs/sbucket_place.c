@@ -172,6 +172,35 @@ static int _decide(sb_bucket_set_t *set, const sbi_cluster_t *cl,
 	return 0;
 }
 
+/*
+ * A job's --bucket-prefer that bucket.conf @conf (@conf_path) does not
+ * allow in its partition is dropped, with one note, as slurmctld drops
+ * it (AllowJobPreferences: sb_bucket_conf_job_prefer()).
+ */
+static void _allow_prefer(const sb_bucket_conf_t *conf, const char *conf_path,
+			  const sbi_cluster_t *cl, const char *jobs_path,
+			  size_t line, sbi_job_t *job)
+{
+	sb_request_t *r = &job->req;
+	/* without -p, slurmctld runs the job in the default partition */
+	const char *p = r->partition ? r->partition : cl->default_partition;
+	char id[SB_SHOWN_BUF], part[SB_SHOWN_BUF];
+	size_t k;
+
+	if (!r->nprefer || sb_bucket_conf_job_prefer(conf, p))
+		return;
+	fprintf(stderr, "sbucket: note: %s:%zu: job %s: --bucket-prefer "
+		"ignored: not allowed in partition %s (AllowJobPreferences "
+		"in %s)\n", jobs_path, line,
+		sb_shown(id, sizeof(id), job->jobid),
+		p ? sb_shown(part, sizeof(part), p) : "(none)", conf_path);
+	for (k = 0; k < r->nprefer; k++)
+		free(r->prefer[k]);
+	free(r->prefer);
+	r->prefer = NULL;
+	r->nprefer = 0;
+}
+
 /* The job's nodes are allocated from now on. */
 static void _commit(sbi_cluster_t *cl, sb_bucket_set_t *set,
 		    const sb_placement_t *pl)
@@ -205,39 +234,68 @@ int sbucket_place_main(int argc, char **argv)
 	char id[SB_SHOWN_BUF];
 	size_t j;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "policy", required_argument, NULL, 'P' },
+		{ "priorityf", required_argument, NULL, 'f' },
+		{ "path", required_argument, NULL, 'p' },
+		{ "base", required_argument, NULL, 'b' },
+		{ "noheader", no_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+	sbucket_getopt_start();
+	while ((c = sbucket_getopt("place", argc, argv, "h", longopts)) != -1) {
+		switch (c) {
+		case 'h':
 			_usage(stdout);
 			return SBUCKET_EXIT_OK;
-		} else if (!strncmp(a, "--config=", 9)) {
-			conf_path = a + 9;
-		} else if (!strncmp(a, "--policy=", 9)) {
-			policy = a + 9;
-		} else if (!strncmp(a, "--priorityf=", 12)) {
-			priorityf = a + 12;
-		} else if (!strcmp(a, "--path=auto")) {
-			path = SB_PATH_AUTO;
+		case 'c':
+			conf_path = optarg;
+			break;
+		case 'P':
+			policy = optarg;
+			break;
+		case 'f':
+			priorityf = optarg;
+			break;
+		case 'p':
+			if (!strcmp(optarg, "auto"))
+				path = SB_PATH_AUTO;
+			else if (!strcmp(optarg, "bucket"))
+				path = SB_PATH_BUCKET;
+			else if (!strcmp(optarg, "node"))
+				path = SB_PATH_NODE;
+			else
+				return sbucket_usage_error("place", "--path",
+							   optarg, "not auto, "
+							   "bucket or node");
 			path_set = true;
-		} else if (!strcmp(a, "--path=bucket")) {
-			path = SB_PATH_BUCKET;
-			path_set = true;
-		} else if (!strcmp(a, "--path=node")) {
-			path = SB_PATH_NODE;
-			path_set = true;
-		} else if (!strcmp(a, "--base=linear") ||
-			   !strcmp(a, "--base=select/linear")) {
-			base = 0;
-		} else if (!strcmp(a, "--base=cons_tres") ||
-			   !strcmp(a, "--base=select/cons_tres")) {
-			base = 1;
-		} else if (!strcmp(a, "--noheader")) {
+			break;
+		case 'b':
+			if (!strcmp(optarg, "linear") ||
+			    !strcmp(optarg, "select/linear"))
+				base = 0;
+			else if (!strcmp(optarg, "cons_tres") ||
+				 !strcmp(optarg, "select/cons_tres"))
+				base = 1;
+			else
+				return sbucket_usage_error("place", "--base",
+							   optarg, "not linear "
+							   "or cons_tres");
+			break;
+		case 'n':
 			header = 0;
-		} else if (sbucket_operand("place", a, files, &nfiles, 2)) {
+			break;
+		default:
 			return SBUCKET_EXIT_USAGE;
 		}
 	}
+	for (i = optind; i < argc; i++)
+		if (sbucket_operand("place", argv[i], files, &nfiles, 2))
+			return SBUCKET_EXIT_USAGE;
 	if (nfiles != 2)
 		return sbucket_cmd_error("place",
 					 "expected NODES_FILE and JOBS_FILE");
@@ -283,6 +341,9 @@ int sbucket_place_main(int argc, char **argv)
 			  &pol, &jobs))
 		goto out;
 	/* Every line is good: from here on only memory can fail. */
+	for (j = 0; conf && j < jobs.n; j++)
+		_allow_prefer(conf, conf_path, &cl, files[1], jobs.line[j],
+			      &jobs.v[j]);
 	if (header)
 		printf("JobId|Nodes|Path|Result\n");
 	for (j = 0; j < jobs.n; j++) {

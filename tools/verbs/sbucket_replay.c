@@ -358,6 +358,18 @@ static int _set(sbr_conf_t *c, const char *arg, bool *weights)
 
 /* ---- options ------------------------------------------------------------- */
 
+/* Option @o as its messages name it: its long name, however given. */
+static const char *_opt_name(int o)
+{
+	static char buf[32];
+	const struct option *p;
+
+	for (p = _opts; p->name && p->val != o; p++)
+		;
+	snprintf(buf, sizeof(buf), "--%s", p->name ? p->name : "?");
+	return buf;
+}
+
 static int _enum(const char *opt, const char *arg, int v, const char *want,
 		 int *out)
 {
@@ -375,13 +387,12 @@ static int _enum(const char *opt, const char *arg, int v, const char *want,
 static int _options(int argc, char **argv, sbr_conf_t *c, _global_t *g,
 		    bool second)
 {
-	int o, rc, v = 0;
+	int o, rc, v = 0, ntraces = 0;
 	uint64_t x;
 
-	optind = 0;
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":h", _opts, NULL)) != -1) {
-		const char *name = argv[optind - 1];
+	sbucket_getopt_start();
+	while ((o = sbucket_getopt(CMD, argc, argv, "h", _opts)) != -1) {
+		const char *name = _opt_name(o);
 
 		rc = 0;
 		switch (o) {
@@ -538,14 +549,8 @@ static int _options(int argc, char **argv, sbr_conf_t *c, _global_t *g,
 							   optarg,
 							   "want swf or sacct");
 			break;
-		case ':':
-			return sbucket_usage_error(CMD, name, NULL,
-						   "needs a value");
-		default: {
-			int none = 0;
-
-			return sbucket_operand(CMD, name, NULL, &none, 0);
-		}
+		default:	/* SBUCKET_OPT_ERROR: said */
+			return SBUCKET_EXIT_USAGE;
 		}
 		if (rc)
 			return rc;
@@ -556,13 +561,12 @@ global:
 					   "part of a configuration");
 	}
 	for (; optind < argc; optind++) {
-		if (second || g->trace)
+		if (second)
 			return sbucket_usage_error(CMD, "trace", argv[optind],
-						   second ? "goes before "
-						   "--compare" :
-						   "is one too many: one trace "
-						   "only");
-		g->trace = argv[optind];
+						   "goes before --compare");
+		if (sbucket_operand(CMD, argv[optind], &g->trace, &ntraces,
+				    1))
+			return SBUCKET_EXIT_USAGE;
 	}
 	return 0;
 }

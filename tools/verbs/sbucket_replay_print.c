@@ -16,8 +16,8 @@
 
 #include "assoc_tree.h"
 #include "priority_params.h"
+#include "sbucket_explain_fmt.h"
 #include "sbucket_replay.h"
-#include "sbucket_why_fmt.h"
 
 const char *sbr_job_id(const sbr_run_t *r, size_t i, char *buf,
 		       size_t len)
@@ -284,16 +284,16 @@ void sbr_print_json(const sbr_run_t *r)
 	       "\"no_limit\":%zu,\"%s\":%" PRId64 ",\"scheduler\":",
 	       r->t->njobs, r->t->skipped, r->in.never_ran, r->in.no_size,
 	       r->in.too_large, r->in.no_limit, r->unit_name, _units(r));
-	sbw_jstr(sb_replay_sched_name(c->sched));
+	sbx_jstr(sb_replay_sched_name(c->sched));
 	printf(",\"priority\":");
-	sbw_jstr(sb_replay_prio_name(c->prio));
+	sbx_jstr(sb_replay_prio_name(c->prio));
 	printf(",\"fairshare\":");
-	sbw_jstr(c->prio == SB_REPLAY_MULTIFACTOR ?
+	sbx_jstr(c->prio == SB_REPLAY_MULTIFACTOR ?
 		 _fs_name(c->fs_algorithm) : NULL);
 	printf(",\"predict\":");
-	sbw_jstr(sb_replay_predict_name(c->predict));
+	sbx_jstr(sb_replay_predict_name(c->predict));
 	printf(",\"correct\":");
-	sbw_jstr(sb_replay_correct_name(c->correct));
+	sbx_jstr(sb_replay_correct_name(c->correct));
 	_jbool("sjbf", c->sjbf);
 	_jbool("kill", c->kill);
 	printf(",\"drop_first_pct\":%g,\"jobs\":%zu,\"counted\":%zu,"
@@ -316,7 +316,7 @@ void sbr_print_json(const sbr_run_t *r)
 		if (!u->jobs)
 			continue;
 		printf("%s{\"user\":", first ? "" : ",");
-		sbw_jstr(r->t->users[i]);
+		sbx_jstr(r->t->users[i]);
 		printf(",\"jobs\":%zu,\"mean_wait_s\":%.3f,\"p90_wait_s\":"
 		       "%.3f,\"mean_bounded_slowdown\":%.6f}", u->jobs,
 		       u->mean_wait, u->p90_wait, u->mean_bsld);
@@ -328,9 +328,9 @@ void sbr_print_json(const sbr_run_t *r)
 		const sb_replay_out_t *o = &r->out[i];
 
 		printf("%s{\"job_id\":", i ? "," : "");
-		sbw_jstr(sbr_job_id(r, i, id, sizeof(id)));
+		sbx_jstr(sbr_job_id(r, i, id, sizeof(id)));
 		printf(",\"user\":");
-		sbw_jstr(_user(r, i));
+		sbx_jstr(_user(r, i));
 		printf(",\"submit\":%" PRId64 ",\"start\":%" PRId64
 		       ",\"end\":%" PRId64 ",\"size\":%" PRId64
 		       ",\"wait\":%" PRId64, j->submit, o->start, o->end,

@@ -6,19 +6,22 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * The model is select/bucket's, rebuilt from what slurmctld shows
- * (sbucket_why_live.h) with the plugin's steps (common/why.h): buckets of
+ * (sbucket_cluster.h) with the plugin's steps (common/why.h): buckets of
  * alike nodes with future reservations as busy-later windows, the
- * base-or-bucket rule (common/base_reason.h), and WILL_RUN's plan of
- * running jobs' ends and reservations (common/will_run.h). A pending
- * job's planned start is the one of 'sbucket forecast''s plan of the
- * whole queue (sbucket_forecast_plan.h over common/time/queue_plan.h):
- * every pending job in backfill's order, over nodes, each node's CPUs
- * and memory (jobs the base places), limits and dependencies, so that
- * both commands give a job the same start.
+ * plugin's own decision (common/time/select_decide.h, asked through
+ * sbw_verdict()), and WILL_RUN's plan of running jobs' ends and
+ * reservations (common/will_run.h). A pending job is explained from the
+ * plan of the whole queue (sbucket_forecast_plan.h over
+ * common/time/queue_plan.h) by the one object 'sbucket forecast' prints
+ * for it too (sbucket_explain.h): its planned start and nodes, what it
+ * waits for, its limits and their holders, its likely start. What only
+ * 'why' adds: the buckets of the nodes that match it, the decision of
+ * select/bucket or its base, WILL_RUN's start with nothing planned
+ * before it (both sbw_verdict()), squeue --start's nodes, and the
+ * priority factors.
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,17 +35,18 @@
 #include "sb_time.h"
 #include "shown.h"
 #include "sbucket.h"
-#include "sbucket_fairshare_live.h"
+#include "sbucket_fairshare_explain.h"
 #include "sbucket_forecast_likely.h"
+#include "sbucket_explain.h"
 #include "sbucket_forecast_plan.h"
-#include "sbucket_why_fmt.h"
-#include "sbucket_why_limits.h"
-#include "sbucket_why_live.h"
+#include "sbucket_explain_fmt.h"
+#include "sbucket_why_limits_priv.h"
+#include "sbucket_cluster.h"
 #include "sbucket_why_model.h"
 #include "why.h"
-#include "will_run.h"
 
 #define PROG "sbucket"
+#define CMD "why"
 
 static void _usage(FILE *f)
 {
@@ -63,7 +67,9 @@ static void _usage(FILE *f)
 "planned again with run times predicted from the users' completed jobs\n"
 "in accounting, as 'sbucket forecast' prints it.\n"
 "\n"
-"  --json      one JSON object instead of text\n"
+"  -j, --json  JSON instead of text: {\"schema_version\":1, \"now\":T,\n"
+"              \"job\":{...}, \"details\":{...}}, the job's object the one\n"
+"              'sbucket forecast --json' prints (sbucket(1), JSON)\n"
 "  --no-history      no likely start (sacct is not run)\n"
 "  --history-days=N  the completed jobs of the last N days (default 14)\n"
 "  -h, --help  this text\n"
@@ -81,12 +87,6 @@ static int _oom(void)
 	fprintf(stderr, PROG ": out of memory\n");
 	return -1;
 }
-
-typedef struct {
-	const sbw_job_t *job;
-	int64_t start, end;
-	sb_bitmap_t *nodes;		/* union of its chunks */
-} _planned_t;
 
 /* ---- text ---------------------------------------------------------------- */
 
@@ -128,7 +128,7 @@ static void _jkey(const char *k, int *first)
 {
 	printf("%s", *first ? "" : ",");
 	*first = 0;
-	sbw_jstr(k);
+	sbx_jstr(k);
 	putchar(':');
 }
 
@@ -190,53 +190,31 @@ static void _needs_text(const sb_request_t *r, char *out, size_t len)
 
 typedef struct {
 	sbw_model_t *m;
-	sbw_job_t *j;
-	bool json;
-	const char *base;		/* base reason, NULL: ours */
-	const char *base_now;		/* the same outside WILL_RUN */
-	const char *path;		/* per-node reason, NULL: buckets */
+	sbc_job_t *j;
+	sbw_verdict_t v;		/* select/bucket's or its base's */
 	sb_why_bucket_t *census;
 	size_t ncensus;
 	sb_bitmap_t *matching;		/* union of the census */
 	/* pending */
-	bool planned, never;
-	int64_t start, end, alone_start;
-	int64_t bf_start;		/* where backfill puts start */
-	const char *bf_resv;		/* the reservation that moved it */
-	bool alone_never;
-	sb_will_run_t *w;		/* WILL_RUN's plan, for a job of ours */
-	sb_bitmap_t *nodes;		/* planned nodes */
-	_planned_t *ahead;
-	size_t nahead;
-	size_t *waits;			/* indices into m->run */
-	size_t nwaits;
-	int64_t sq_start;
-	char sq_nodes[1024];
-	/* held by a limit (sbucket_why_limits.h) */
-	sbw_limits_t *lim;
-	int64_t nodes_start;		/* bf_start before the limits */
-	int64_t nodes_raw;		/* the plan's, before the step */
-	bool lim_unknown;		/* no start the limits allow is known */
-	const char *no_start;		/* the queue plan has no start: why */
 	sbf_plan_t qp;			/* the whole queue, planned */
 	bool history;			/* make the likely plan */
 	int days;			/* of history */
 	sbf_likely_t lk;		/* the likely plan, beside qp */
+	sbx_index_t *x;
+	sbx_t x_job;			/* the one explanation */
+	int64_t raw_start;		/* the plan's own, before backfill's
+					 * step; -1 */
+	const char *bf_resv;		/* the reservation that moved it */
+	int64_t sq_start;
+	char sq_nodes[1024];
 } _expl_t;
 
 static void _expl_fini(_expl_t *e)
 {
-	size_t i;
-
-	sb_will_run_destroy(e->w);
 	sb_why_census_free(e->census, e->ncensus);
 	sb_bitmap_free(e->matching);
-	sb_bitmap_free(e->nodes);
-	for (i = 0; i < e->nahead; i++)
-		sb_bitmap_free(e->ahead[i].nodes);
-	free(e->ahead);
-	free(e->waits);
-	sbw_limits_free(e->lim);
+	sbx_fini(&e->x_job);
+	sbx_index_destroy(e->x);
 	sbf_likely_fini(&e->lk);
 	sbf_plan_fini(&e->qp);
 }
@@ -255,217 +233,57 @@ static int _census(_expl_t *e)
 	return 0;
 }
 
-/* WILL_RUN's plan for the decision, built only for a job of ours. */
-static int _plan_of(sb_select_facts_t *f, const sb_bucket_set_t *set,
-		    void *arg)
-{
-	_expl_t *e = arg;
-	sbw_model_t *m = e->m;
-
-	e->w = sb_model_plan(set, m->lv.now, m->until, m->resv, m->lv.nresv,
-			     e->j->resv >= 0 ? (size_t) e->j->resv : SIZE_MAX);
-	f->plan = e->w;
-	return e->w ? 0 : -1;
-}
-
 /*
- * select/bucket's decision for the pending job, as backfill asks it
- * (sb_select_decide(), WILL_RUN): the base's and why, or where WILL_RUN
- * puts it with nothing planned before it. A request of several counts
- * ("[a*2&b*4]") or alternatives ("[a|b]") is one call of the plugin per
- * count, no question of one call: the plan is asked for the whole.
- */
-static int _decide(_expl_t *e)
-{
-	sbw_model_t *m = e->m;
-	sb_will_run_result_t res;
-	sb_select_verdict_t v = { 0 };
-	sb_select_facts_t f;
-	int rc = -1;
-
-	if (!sbw_facts(m, e->j, &f)) {
-		if ((e->base = sbw_base_reason(m, e->j, true)))
-			return 0;
-		if (_plan_of(&f, m->set, e) < 0)
-			return _oom();
-		if (!sb_will_run_query(e->w, &e->j->req.req, m->policy,
-				       f.allowed, m->lv.now, &res)) {
-			e->alone_start = res.start;
-			sb_will_run_result_fini(&res);
-			return 0;
-		}
-		v.failed = (errno == ENOENT) ? NULL : "WILL_RUN";
-		v.err = errno;
-		v.action = SB_SELECT_BASE;
-		goto verdict;
-	}
-	f.complete = _plan_of;
-	f.complete_arg = e;
-	if (sb_select_decide(m->set, &f, SB_SELECT_WILL_RUN, &v) < 0)
-		return _oom();
-	if (v.action == SB_SELECT_BASE && !v.placed && !v.failed)
-		e->base = v.reason;
-	else if (v.action == SB_SELECT_OURS)
-		e->alone_start = v.start;
-verdict:
-	/* "we found none": no start on its nodes, ever */
-	if (v.action == SB_SELECT_BASE && !e->base && !v.failed)
-		e->alone_never = true;
-	if (v.failed)
-		fprintf(stderr, PROG ": job %s: WILL_RUN failed: %s\n",
-			e->j->id, strerror(v.err));
-	else
-		rc = 0;
-	sb_select_verdict_fini(&v);
-	return rc;
-}
-
-/*
- * The job's planned start: the whole queue planned at once
- * (sbucket_forecast_plan.h, 'sbucket forecast''s plan), so why and
- * forecast give the same start; the jobs planned before it are those
- * the plan placed first.
+ * The pending job explained: the whole queue planned once (the plan
+ * 'sbucket forecast' prints), the likely plan beside it, and the job's
+ * one explanation from them.
  */
 static int _plan(_expl_t *e)
 {
-	sbw_model_t *m = e->m;
 	const sbf_job_t *f;
-	size_t i;
-	int rc = -1;
 
-	if (sbf_plan_run(&e->qp, m) < 0 ||
-	    (e->history && sbf_likely_make(&e->lk, &e->qp, e->days) < 0))
-		goto out;
-	if (!(f = sbf_plan_job(&e->qp, e->j)) || !f->planned) {
-		e->no_start = f ? f->no_start : "not in the queue";
-		rc = 0;
-		goto out;
+	if (sbf_plan_run(&e->qp, e->m) < 0 ||
+	    (e->history && sbf_likely_make(&e->lk, &e->qp, e->days) < 0) ||
+	    !(e->x = sbx_index_create(&e->qp)))
+		return -1;
+	if (!(f = sbf_plan_job(&e->qp, e->j))) {
+		fprintf(stderr, PROG ": job %s is not in the queue's plan\n",
+			e->j->id);
+		return -1;
 	}
-	e->nodes_start = e->nodes_raw = f->r.nodes_start;
-	switch (f->r.never) {
-	case SB_QP_NEVER_NONE:
-		break;
-	case SB_QP_NEVER_NODES:
-		e->never = true;
-		rc = 0;
-		goto out;
-	case SB_QP_NEVER_LIMITS:
-		e->lim_unknown = true;
-		rc = 0;
-		goto out;
-	case SB_QP_NEVER_DEPENDENCY:
-	case SB_QP_NEVER_CYCLE:
-		e->no_start = "a dependency on a job that has no start";
-		rc = 0;
-		goto out;
-	}
-	e->planned = true;
-	e->start = f->plan_start;
-	e->end = sb_time_add(f->plan_start, f->qj.duration);
-	if (!(e->nodes = sb_bitmap_dup(f->r.nodes)) ||
-	    !(e->ahead = calloc(e->qp.njobs + 1, sizeof(*e->ahead))))
-		goto oom;
-	for (i = 0; i < e->qp.njobs; i++) {
-		const sbf_job_t *o = &e->qp.jobs[i];
-		_planned_t *a = &e->ahead[e->nahead];
-
-		if (o == f || !o->planned || o->r.never ||
-		    o->r.order >= f->r.order)
-			continue;
-		a->job = o->job;
-		a->start = o->plan_start;
-		a->end = sb_time_add(o->plan_start, o->qj.duration);
-		if (!(a->nodes = sb_bitmap_dup(o->r.nodes)))
-			goto oom;
-		e->nahead++;
-	}
-	rc = 0;
-	goto out;
-oom:
-	rc = _oom();
-out:
-	return rc;
-}
-
-/*
- * The job's likely start and end (-1: none) and what its run time
- * comes from, from the likely plan; false when there is none.
- */
-static bool _likely(const _expl_t *e, int64_t *start, int64_t *end,
-		    char *basis, size_t len)
-{
-	const sbf_job_t *f = sbf_plan_job(&e->qp, e->j), *lf;
-
-	if (!f || !(lf = sbf_likely_job(&e->lk, &e->qp, f)))
-		return false;
-	*start = *end = -1;
-	if (lf->planned && !lf->r.never) {
-		*start = lf->r.start;
-		*end = lf->r.end;
-	}
-	sbf_likely_basis(&e->lk, &e->qp, e->j, basis, len);
-	return true;
-}
-
-/*
- * Backfill asks WILL_RUN again one step after a reservation that held
- * the job ends (backfill.c: the end rounded up to bf_resolution, plus
- * one second), so a start at such an end shows there one step later.
- */
-static void _backfill_step(_expl_t *e)
-{
-	e->bf_start = e->start;
-	if (e->planned)
-		e->bf_start = sbw_backfill_step(&e->m->lv, e->j, e->start,
-						e->nodes, &e->bf_resv);
-}
-
-/* The running jobs on @nodes. */
-static int _waits(_expl_t *e, const sb_bitmap_t *nodes)
-{
-	sbw_model_t *m = e->m;
-
-	if (!(e->waits = calloc(m->nrun + 1, sizeof(*e->waits))))
-		return _oom();
-	return sb_why_waits_for(m->run, m->nrun, nodes, e->waits, &e->nwaits);
-}
-
-/* Does reservation @k stand in the way of the job over [now, until)? */
-static bool _resv_in_way(const _expl_t *e, size_t k, int64_t until)
-{
-	const sbw_live_t *lv = &e->m->lv;
-	const sbw_resv_t *r = &lv->resv[k];
-
-	return (int) k != e->j->resv && r->end > lv->now && r->start < until &&
-		sb_bitmap_intersects(r->nodes, e->matching) == 1;
+	e->raw_start = f->planned && !f->r.never ? f->plan_start : -1;
+	if (e->raw_start >= 0)
+		(void) sbw_backfill_step(&e->m->lv, e->j, f->plan_start,
+					 f->r.nodes, &e->bf_resv);
+	return sbx_explain(&e->qp, &e->lk, e->x, f, &e->x_job);
 }
 
 /* ---- priority (priority/bucket) ------------------------------------------ */
 
-static const char *const _factor_names[SBW_NFACTORS] = {
+static const char *const _factor_names[SBC_NFACTORS] = {
 	"priority", "age", "fair share", "job size", "partition", "QOS"
 };
 
 /* The same, as JSON keys. */
-static const char *const _factor_keys[SBW_NFACTORS] = {
+static const char *const _factor_keys[SBC_NFACTORS] = {
 	"priority", "age", "fair_share", "job_size", "partition", "qos"
 };
 
 static bool _priority_bucket(const sbw_model_t *m)
 {
-	return m->lv.priority_type &&
-		!strcmp(m->lv.priority_type, "priority/bucket");
+	return m->lv.cfg.priority_type &&
+		!strcmp(m->lv.cfg.priority_type, "priority/bucket");
 }
 
 /*
  * What puts @a before @j in backfill's order: a reservation, the
  * partition's PriorityTier, the priority factor that adds the most to
- * the difference (SBW_FAIRSHARE etc., in *factor), or the job id.
+ * the difference (SBC_FAIRSHARE etc., in *factor), or the job id.
  */
-static const char *_ahead_why(const sbw_model_t *m, const sbw_job_t *a,
-			      const sbw_job_t *j, int *factor)
+static const char *_ahead_why(const sbw_model_t *m, const sbc_job_t *a,
+			      const sbc_job_t *j, int *factor)
 {
-	const sbw_live_t *lv = &m->lv;
+	const sbc_cluster_t *lv = &m->lv;
 	int64_t best = 0;
 	int k;
 
@@ -478,7 +296,7 @@ static const char *_ahead_why(const sbw_model_t *m, const sbw_job_t *a,
 	if (a->priority == j->priority)
 		return "the same priority, submitted earlier";
 	if (a->have_factors && j->have_factors)
-		for (k = SBW_AGE; k < SBW_NFACTORS; k++)
+		for (k = SBC_AGE; k < SBC_NFACTORS; k++)
 			if (a->factors[k] - j->factors[k] > best) {
 				best = a->factors[k] - j->factors[k];
 				*factor = k;
@@ -487,14 +305,14 @@ static const char *_ahead_why(const sbw_model_t *m, const sbw_job_t *a,
 }
 
 /* Pending jobs before @j in backfill's order, into @v; their number. */
-static size_t _ahead(const sbw_model_t *m, const sbw_job_t *j,
-		     const sbw_job_t **v)
+static size_t _ahead(const sbw_model_t *m, const sbc_job_t *j,
+		     const sbc_job_t **v)
 {
-	const sbw_live_t *lv = &m->lv;
+	const sbc_cluster_t *lv = &m->lv;
 	size_t i, k, n = 0;
 
 	for (i = 0; i < lv->njobs; i++) {
-		const sbw_job_t *o = &lv->jobs[i];
+		const sbc_job_t *o = &lv->jobs[i];
 
 		if (o == j || !sbw_plannable(o) || !sbw_before(lv, o, j))
 			continue;
@@ -508,14 +326,14 @@ static size_t _ahead(const sbw_model_t *m, const sbw_job_t *j,
 static void _print_priority_text(const _expl_t *e)
 {
 	const sbw_model_t *m = e->m;
-	const sbw_job_t *j = e->j, **v, *fs = NULL;
+	const sbc_job_t *j = e->j, **v, *fs = NULL;
 	char pair[600];
 	size_t n, i;
 	int k, f;
 
 	if (j->have_factors) {
-		printf("Priority:   %" PRId64, j->factors[SBW_PRIO]);
-		for (k = SBW_AGE, f = 0; k < SBW_NFACTORS; k++)
+		printf("Priority:   %" PRId64, j->factors[SBC_PRIO]);
+		for (k = SBC_AGE, f = 0; k < SBC_NFACTORS; k++)
 			if (j->factors[k])
 				printf(" %s %s %" PRId64, f++ ? "+" : "=",
 				       _factor_names[k], j->factors[k]);
@@ -540,7 +358,7 @@ static void _print_priority_text(const _expl_t *e)
 			       v[i]->factors[f] - j->factors[f]);
 		else
 			printf("%s\n", why);
-		if (f == SBW_FAIRSHARE && !fs && strcmp(v[i]->user, j->user))
+		if (f == SBC_FAIRSHARE && !fs && strcmp(v[i]->user, j->user))
 			fs = v[i];
 	}
 	free(v);
@@ -560,7 +378,7 @@ static void _print_priority_text(const _expl_t *e)
 static void _json_priority(const _expl_t *e, int *first)
 {
 	const sbw_model_t *m = e->m;
-	const sbw_job_t *j = e->j, **v;
+	const sbc_job_t *j = e->j, **v;
 	size_t n, i;
 	int k, f;
 
@@ -569,9 +387,9 @@ static void _json_priority(const _expl_t *e, int *first)
 		fputs("null", stdout);
 	} else {
 		putchar('{');
-		for (k = 0; k < SBW_NFACTORS; k++) {
+		for (k = 0; k < SBC_NFACTORS; k++) {
 			printf("%s", k ? "," : "");
-			sbw_jstr(_factor_keys[k]);
+			sbx_jstr(_factor_keys[k]);
 			printf(":%" PRId64, j->factors[k]);
 		}
 		putchar('}');
@@ -584,14 +402,14 @@ static void _json_priority(const _expl_t *e, int *first)
 			const char *why = _ahead_why(m, v[i], j, &f);
 
 			printf("%s{\"job\":", i ? "," : "");
-			sbw_jstr(v[i]->id);
+			sbx_jstr(v[i]->id);
 			printf(",\"user\":");
-			sbw_jstr(v[i]->user);
+			sbx_jstr(v[i]->user);
 			printf(",\"account\":");
-			sbw_jstr(v[i]->account);
+			sbx_jstr(v[i]->account);
 			printf(",\"priority\":%" PRIu32 ",\"because\":",
 			       v[i]->priority);
-			sbw_jstr(f >= 0 ? _factor_keys[f] : why);
+			sbx_jstr(f >= 0 ? _factor_keys[f] : why);
 			putchar('}');
 		}
 		free(v);
@@ -603,7 +421,7 @@ static void _json_priority(const _expl_t *e, int *first)
 
 static void _print_census_text(const _expl_t *e)
 {
-	const sbw_live_t *lv = &e->m->lv;
+	const sbc_cluster_t *lv = &e->m->lv;
 	char sig[256], *hl[64];
 	size_t i, wn = 5, ws = 0, nb = e->ncensus < 64 ? e->ncensus : 64;
 
@@ -636,37 +454,46 @@ static void _print_census_text(const _expl_t *e)
 
 static void _print_head(const _expl_t *e, const char *what)
 {
-	const sbw_job_t *j = e->j;
-	const sbw_live_t *lv = &e->m->lv;
+	const sbc_job_t *j = e->j;
+	const sbc_cluster_t *lv = &e->m->lv;
 
 	printf("Job %s (user %s, partition %s, priority %" PRIu32 ") %s\n",
 	       j->id, j->user, j->part >= 0 ? lv->parts[j->part].name : "?",
 	       j->priority, what);
 }
 
+/* Who places it: a pending job's in WILL_RUN, a running job's at its
+ * start. */
+static const char *_base(const _expl_t *e)
+{
+	return e->j->state == SBC_PENDING ? e->v.base : e->v.base_now;
+}
+
 static void _print_placed_by(const _expl_t *e)
 {
-	if (e->base && !e->base_now)
+	const char *base = _base(e);
+
+	if (base && !e->v.base_now)
 		printf("Placed by:  select/bucket, policy %s, when it starts; "
 		       "its planned start is %s's: %s\n",
 		       sb_policy_name(e->m->policy->kind),
-		       e->m->lv.base ? e->m->lv.base : "the base",
-		       sb_base_reason_text(e->base));
-	else if (e->base)
+		       e->m->lv.cfg.base ? e->m->lv.cfg.base : "the base",
+		       sb_base_reason_text(base));
+	else if (base)
 		printf("Placed by:  %s, select/bucket's base: %s\n",
-		       e->m->lv.base ? e->m->lv.base : "the base",
-		       sb_base_reason_text(e->base));
+		       e->m->lv.cfg.base ? e->m->lv.cfg.base : "the base",
+		       sb_base_reason_text(base));
 	else
 		printf("Placed by:  select/bucket, policy %s, %s\n",
 		       sb_policy_name(e->m->policy->kind),
-		       e->path ? "node by node (the policy orders nodes "
+		       e->v.path ? "node by node (the policy orders nodes "
 		       "per job)" : "counting over buckets");
 }
 
 /* The matching nodes that are down: what keeps a job from ever running. */
 static void _print_down(const _expl_t *e)
 {
-	const sbw_live_t *lv = &e->m->lv;
+	const sbc_cluster_t *lv = &e->m->lv;
 	sb_bitmap_t *down = sb_bitmap_alloc(lv->cl.n);
 	char *hl;
 	int64_t i;
@@ -685,18 +512,60 @@ static void _print_down(const _expl_t *e)
 	sb_bitmap_free(down);
 }
 
+/* Each limit it needs: its use, what it alone allows, its holders. */
+static void _print_limits_text(const _expl_t *e)
+{
+	const sbx_t *x = &e->x_job;
+	const sbc_cluster_t *lv = &e->m->lv;
+	const sbc_job_t *h[SBX_MAX_HOLDERS];
+	int64_t units[SBX_MAX_HOLDERS], ends[SBX_MAX_HOLDERS];
+	char t1[32], t2[48];
+	size_t i, k, n;
+
+	if (!x->nlimits)
+		return;
+	printf("Limits it needs (the earliest start each allows):\n");
+	for (i = 0; i < x->nlimits; i++) {
+		const sbwl_lim_t *l = &e->qp.lim->lim[x->limits[i].k];
+
+		sbx_time(x->limits[i].allows, t1, sizeof(t1));
+		sbx_rel(x->limits[i].allows, lv->now, t2, sizeof(t2));
+		printf("  %s%s: limit %" PRId64 ", in use %" PRId64 ", the job "
+		       "needs %" PRId64 "; ", l->what, strcmp(l->reason,
+		       e->j->reason) ? "" : " (the Reason)", l->limit,
+		       l->shown_use, x->limits[i].need);
+		if (x->limits[i].allows < 0)
+			printf("never allows it\n");
+		else
+			printf("allows %s (%s)\n", t1, t2);
+		n = sbx_holders(&e->qp, x->limits[i].k, h, units, ends,
+				SBX_MAX_HOLDERS);
+		for (k = 0; k < n && k < SBX_MAX_HOLDERS; k++) {
+			sbx_time(ends[k], t1, sizeof(t1));
+			sbx_rel(ends[k], lv->now, t2, sizeof(t2));
+			printf("    held by job %-8s (user %s) %" PRId64,
+			       h[k]->id, h[k]->user, units[k]);
+			if (ends[k] == SB_TIME_INFINITE)
+				printf(", no time limit\n");
+			else
+				printf(" until %s (%s)\n", t1, t2);
+		}
+		if (n > SBX_MAX_HOLDERS)
+			printf("    ... and %zu more holders\n",
+			       n - SBX_MAX_HOLDERS);
+	}
+}
+
 static void _print_pending_text(const _expl_t *e)
 {
 	const sbw_model_t *m = e->m;
-	const sbw_live_t *lv = &m->lv;
-	const sbw_job_t *j = e->j;
+	const sbc_cluster_t *lv = &m->lv;
+	const sbc_job_t *j = e->j;
+	const sbx_t *x = &e->x_job;
 	char buf[1024], t1[32], t2[48], lim[32];
-	size_t i, n = 0;
-	bool shown_all = true;
-	int64_t until;
-	const char *reason = sb_record_get(j->rec, "Reason");
+	size_t i;
 
-	snprintf(buf, sizeof(buf), "is pending (%s)", reason ? reason : "?");
+	snprintf(buf, sizeof(buf), "is pending (%s)", j->reason);
 	_print_head(e, buf);
 	_print_placed_by(e);
 	_needs_text(&j->req.req, buf, sizeof(buf));
@@ -709,187 +578,118 @@ static void _print_pending_text(const _expl_t *e)
 		printf("Nodes that match it, by bucket:\n");
 		_print_census_text(e);
 	}
-	until = e->planned ? e->end : SB_TIME_INFINITE;
-	if (e->nwaits) {
+	if (x->nwaits)
 		printf("Waits for:\n");
-		for (i = 0; i < e->nwaits; i++) {
-			const sb_model_job_t *r = &m->run[e->waits[i]];
-			char *hl;
-
-			if (i == 10) {
-				printf("  ... and %zu more\n", e->nwaits - i);
-				break;
-			}
-			hl = sbw_hostlist(lv, r->nodes);
-
-			sbw_fmt_time(r->end, t1, sizeof(t1));
-			sbw_fmt_rel(r->end, lv->now, t2, sizeof(t2));
-			printf("  job %-8s on %-16s ends %s (%s)\n", r->id,
-			       hl ? hl : "?", t1, t2);
-			free(hl);
-		}
+	for (i = 0; i < x->nwaits; i++) {
+		sbx_wait_text(lv, &e->qp, &x->waits[i], buf, sizeof(buf));
+		printf("  %s\n", buf);
 	}
-	for (i = 0; i < e->nahead; i++) {
-		const _planned_t *a = &e->ahead[i];
-		char *hl;
-
-		if (sb_bitmap_intersects(a->nodes, e->matching) != 1 ||
-		    a->start >= until)
-			continue;
-		if (!n++)
-			printf("Planned before it (backfill's order):\n");
-		if (n > 10) {
-			shown_all = false;
-			continue;
-		}
-		hl = sbw_hostlist(lv, a->nodes);
-		sbw_fmt_time(a->start, t1, sizeof(t1));
-		sbw_fmt_time(a->end, t2, sizeof(t2));
-		printf("  job %-8s on %-16s from %s to %s (priority %" PRIu32
-		       ")\n", a->job->id, hl ? hl : "?", t1, t2,
-		       a->job->priority);
-		free(hl);
-	}
-	if (!shown_all)
-		printf("  ... and %zu more\n", n - 10);
-	n = 0;
-	for (i = 0; i < lv->nresv; i++) {
-		char *hl;
-
-		if (!_resv_in_way(e, i, until))
-			continue;
-		if (!n++)
-			printf("Reservations on its nodes:\n");
-		hl = sbw_hostlist(lv, lv->resv[i].nodes);
-		sbw_fmt_time(lv->resv[i].start, t1, sizeof(t1));
-		sbw_fmt_time(lv->resv[i].end, t2, sizeof(t2));
-		printf("  %-12s on %-16s from %s to %s\n", lv->resv[i].name,
-		       hl ? hl : "?", t1, t2);
-		free(hl);
-	}
-	if (e->lim)
-		sbw_limits_print_text(e->lim);
-	if (e->lim_unknown) {
-		printf("Planned start: cannot be known (its limits, above)\n");
-	} else if (e->no_start) {
-		printf("Planned start: none: %s\n", e->no_start);
-	} else if (e->never) {
-		_print_down(e);
-		printf("Planned start: never: even when every running job "
-		       "has ended, too few of these nodes are up and outside "
-		       "reservations for long enough\n");
+	if (x->more)
+		printf("  ... and %zu more\n", x->more);
+	_print_limits_text(e);
+	if (!x->has_start) {
+		if (x->f->planned && x->f->r.never == SB_QP_NEVER_NODES)
+			_print_down(e);
+		printf("Planned start: none: %s\n", x->no_start);
 	} else {
-		char *hl = sbw_hostlist(lv, e->nodes);
+		char *hl = sbw_hostlist(lv, x->nodes);
 
-		sbw_fmt_time(e->bf_start, t1, sizeof(t1));
-		sbw_fmt_rel(e->bf_start, lv->now, t2, sizeof(t2));
+		sbx_time(x->start, t1, sizeof(t1));
+		sbx_rel(x->start, lv->now, t2, sizeof(t2));
 		printf("Planned start: %s (%s) on %s\n", t1, t2,
 		       hl ? hl : "?");
 		free(hl);
-		if (e->base)
+		if (e->v.base)
 			printf("  on its nodes' free CPUs and memory over "
 			       "time, as the base would place it\n");
 		if (e->bf_resv) {
-			sbw_fmt_time(e->start, t1, sizeof(t1));
+			sbx_time(e->raw_start, t1, sizeof(t1));
 			printf("  reservation %s ends at %s; backfill plans "
 			       "the job at its next step after that\n",
 			       e->bf_resv, t1);
 		}
-		if (e->bf_start > e->nodes_start) {
-			sbw_fmt_time(e->nodes_start, t1, sizeof(t1));
+		if (x->f->r.by == SB_QP_BY_LIMITS) {
+			sbx_time(x->f->r.nodes_start, t1, sizeof(t1));
 			printf("  its limits allow it only then; its nodes are "
-			       "free %s%s\n", e->nodes_start > lv->now ?
-			       "from " : "now", e->nodes_start > lv->now ?
+			       "free %s%s\n", x->f->r.nodes_start > lv->now ?
+			       "from " : "now", x->f->r.nodes_start > lv->now ?
 			       t1 : "");
 		}
-		if (e->nahead && !e->base && !e->alone_never &&
-		    e->alone_start < e->nodes_raw) {
-			sbw_fmt_time(e->alone_start, t1, sizeof(t1));
+		if (!e->v.base && x->f->r.by == SB_QP_BY_NODES &&
+		    e->v.alone_start >= 0 && e->v.alone_start < e->raw_start) {
+			sbx_time(e->v.alone_start, t1, sizeof(t1));
 			printf("  without the jobs planned before it: %s\n",
 			       t1);
 		}
 	}
-	{
-		int64_t ls, le;
-		char basis[200];
-
-		if (_likely(e, &ls, &le, basis, sizeof(basis))) {
-			sbw_fmt_time(ls, t1, sizeof(t1));
-			sbw_fmt_rel(ls, lv->now, t2, sizeof(t2));
-			if (ls < 0)
-				printf("Likely start: none\n");
-			else
-				printf("Likely start: %s (%s), with run times "
-				       "predicted from accounting\n", t1, t2);
-			sbf_likely_runtime(&e->lk, &e->qp, e->j, basis,
-					   sizeof(basis));
-			printf("  its own run time: %s\n", basis);
-		}
+	if (x->likely) {
+		sbx_time(x->likely_start, t1, sizeof(t1));
+		sbx_rel(x->likely_start, lv->now, t2, sizeof(t2));
+		if (x->likely_start < 0)
+			printf("Likely start: none\n");
+		else
+			printf("Likely start: %s (%s), with run times "
+			       "predicted from accounting\n", t1, t2);
+		sbf_likely_runtime(&e->lk, &e->qp, j, buf, sizeof(buf));
+		printf("  its own run time: %s\n", buf);
 	}
-	sbw_fmt_time(e->sq_start, t1, sizeof(t1));
-	if (e->sq_start < 0 && e->lim)
+	sbx_time(e->sq_start, t1, sizeof(t1));
+	if (e->sq_start < 0 && sbw_held_by_limit(lv, j))
 		printf("squeue --start: no planned start (backfill skips a "
 		       "job its QOS or association limits hold, and plans "
 		       "licences only with bf_licenses)\n");
 	else if (e->sq_start < 0)
-		printf("squeue --start: no planned start%s\n", e->base ? "" :
-		       e->never ? " (the same)" : " (backfill has not "
-		       "planned it yet, or stops before it: bf_window, "
-		       "bf_max_job_test)");
+		printf("squeue --start: no planned start%s\n",
+		       !x->has_start ? " (the same)" : e->v.base ? "" :
+		       " (backfill has not planned it yet, or stops before "
+		       "it: bf_window, bf_max_job_test)");
 	else
 		printf("squeue --start: %s%s%s%s\n", t1,
 		       e->sq_nodes[0] ? " on " : "", e->sq_nodes,
-		       e->base || e->never || e->lim_unknown ? "" :
-		       e->sq_start == e->bf_start ?
-		       " (the same)" : " (differs: backfill has not planned "
-		       "it since, or rounds to bf_resolution)");
+		       e->v.base || !x->has_start ? "" :
+		       e->sq_start == x->start ? " (the same)" :
+		       " (differs: backfill has not planned it since, or "
+		       "rounds to bf_resolution)");
 	if (_priority_bucket(e->m))
 		_print_priority_text(e);
-}
-
-static bool _by_backfill(const sbw_job_t *j)
-{
-	const char *v = sb_record_get(j->rec, "Scheduler");
-
-	return v && !strncmp(v, "Backfill", 8);
 }
 
 /* The running job's nodes, per bucket, and the busy-later ones taken. */
 static void _print_running_text(const _expl_t *e)
 {
 	const sbw_model_t *m = e->m;
-	const sbw_live_t *lv = &m->lv;
-	const sbw_job_t *j = e->j;
+	const sbc_cluster_t *lv = &m->lv;
+	const sbc_job_t *j = e->j;
 	char t1[32], t2[32], sig[256], *hl;
 	size_t b, nb = sb_bucket_set_size(m->set), k;
 	sb_bitmap_t *mine = sb_bitmap_alloc(lv->cl.n);
 	int64_t i;
 
-	sbw_fmt_time(j->start, t1, sizeof(t1));
-	sbw_fmt_time(j->end, t2, sizeof(t2));
+	sbx_time(j->start, t1, sizeof(t1));
+	sbx_time(j->end, t2, sizeof(t2));
 	hl = sbw_hostlist(lv, j->nodes);
 	{
 		char what[1200];
 
 		snprintf(what, sizeof(what), "is %s on %s since %s, until %s",
-			 j->state == SBW_SUSPENDED ? "suspended" : "running",
+			 j->state == SBC_SUSPENDED ? "suspended" : "running",
 			 hl ? hl : "?", t1, j->end < 0 ? "no limit" : t2);
 		_print_head(e, what);
 	}
 	free(hl);
 	_print_placed_by(e);
-	printf("Started by: %s\n", _by_backfill(j) ? "backfill" :
-	       "the main scheduler");
+	printf("Started by: %s\n", j->by_backfill > 0 ? "backfill" :
+	       j->by_backfill == 0 ? "the main scheduler" : "not shown");
 	if (e->lk.predicted) {
 		int64_t le;
 		char basis[300];
 
 		sbf_likely_running(&e->lk, lv, j, &le, basis, sizeof(basis));
-		sbw_fmt_time(le, t1, sizeof(t1));
-		sbw_fmt_rel(le, lv->now, t2, sizeof(t2));
+		sbx_time(le, t1, sizeof(t1));
+		sbx_rel(le, lv->now, t2, sizeof(t2));
 		if (le == SB_TIME_INFINITE)
 			printf("Likely end: none (%s)\n", j->state ==
-			       SBW_SUSPENDED ? "suspended" : "no time limit");
+			       SBC_SUSPENDED ? "suspended" : "no time limit");
 		else
 			printf("Likely end: %s (%s): %s\n", t1, t2, basis);
 	}
@@ -911,12 +711,12 @@ static void _print_running_text(const _expl_t *e)
 	for (i = sb_bitmap_first_set(j->nodes); i >= 0;
 	     i = sb_bitmap_next_set(j->nodes, (size_t) i + 1))
 		for (k = 0; k < lv->nresv; k++) {
-			const sbw_resv_t *r = &lv->resv[k];
+			const sbc_resv_t *r = &lv->resv[k];
 
 			if (r->start <= j->start || r->start <= lv->now ||
 			    sb_bitmap_test(r->nodes, (size_t) i) != 1)
 				continue;
-			sbw_fmt_time(r->start, t1, sizeof(t1));
+			sbx_time(r->start, t1, sizeof(t1));
 			printf("Busy-later: %s was free until reservation %s "
 			       "(from %s)%s\n", lv->cl.nodes[i].name, r->name,
 			       t1, j->end >= 0 && j->end <= r->start ?
@@ -930,7 +730,7 @@ static void _print_running_text(const _expl_t *e)
 
 static void _json_census(const _expl_t *e)
 {
-	const sbw_live_t *lv = &e->m->lv;
+	const sbc_cluster_t *lv = &e->m->lv;
 	size_t i, k;
 
 	putchar('[');
@@ -942,7 +742,7 @@ static void _json_census(const _expl_t *e)
 
 		printf("%s{", i ? "," : "");
 		_jkey("nodes", &first);
-		sbw_jstr(hl);
+		sbx_jstr(hl);
 		free(hl);
 		_jkey("cpus", &first);
 		printf("%" PRIu32, rep->cpus);
@@ -952,7 +752,7 @@ static void _json_census(const _expl_t *e)
 		putchar('[');
 		for (k = 0; k < rep->nfeatures; k++) {
 			printf("%s", k ? "," : "");
-			sbw_jstr(rep->features[k]);
+			sbx_jstr(rep->features[k]);
 		}
 		putchar(']');
 		_jkey("weight", &first);
@@ -990,7 +790,7 @@ static void _json_taken(const _expl_t *e)
 			continue;
 		hl = sbw_hostlist(&m->lv, mine);
 		printf("%s{\"nodes\":", n++ ? "," : "");
-		sbw_jstr(hl);
+		sbx_jstr(hl);
 		printf(",\"taken\":%zu,\"of\":%zu}", sb_bitmap_count(mine),
 		       sb_bucket_total(m->set, b));
 		free(hl);
@@ -999,75 +799,39 @@ static void _json_taken(const _expl_t *e)
 	sb_bitmap_free(mine);
 }
 
-static void _json(const _expl_t *e)
+/* What only 'why' says of a job, the JSON's "details". */
+static void _json_details(const _expl_t *e)
 {
 	const sbw_model_t *m = e->m;
-	const sbw_live_t *lv = &m->lv;
-	const sbw_job_t *j = e->j;
+	const sbc_cluster_t *lv = &m->lv;
+	const sbc_job_t *j = e->j;
+	const char *base = _base(e);
 	char buf[1024], *hl;
 	int first = 1;
 	size_t i, n = 0;
-	bool pending = j->state == SBW_PENDING;
-	int64_t until = e->planned ? e->end : SB_TIME_INFINITE;
 
 	putchar('{');
-	_jkey("job", &first);
-	sbw_jstr(j->id);
-	_jkey("state", &first);
-	sbw_jstr(pending ? "pending" : j->state == SBW_SUSPENDED ? "suspended" :
-	      "running");
-	_jkey("reason", &first);
-	sbw_jstr(sb_record_get(j->rec, "Reason"));
-	_jkey("user", &first);
-	sbw_jstr(j->user);
-	_jkey("partition", &first);
-	sbw_jstr(j->part >= 0 ? lv->parts[j->part].name : NULL);
-	_jkey("priority", &first);
-	printf("%" PRIu32, j->priority);
-	_jkey("now", &first);
-	printf("%" PRId64, lv->now);
-	_jkey("placed_by", &first);
-	sbw_jstr(e->base ? lv->base : "select/bucket");
 	_jkey("base_reason", &first);
-	sbw_jstr(e->base);
+	sbx_jstr(base);
 	_jkey("policy", &first);
-	sbw_jstr(sb_policy_name(m->policy->kind));
+	sbx_jstr(sb_policy_name(m->policy->kind));
 	_jkey("path", &first);
-	sbw_jstr(e->base ? NULL : e->path ? "per-node" : "bucket");
+	sbx_jstr(base ? NULL : e->v.path ? "per-node" : "bucket");
 	_jkey("needs", &first);
 	_needs_text(&j->req.req, buf, sizeof(buf));
-	sbw_jstr(buf);
+	sbx_jstr(buf);
 	_jkey("time_limit", &first);
-	sbw_jtime(j->time_limit);
-	if (!pending) {
-		_jkey("nodes", &first);
-		hl = sbw_hostlist(lv, j->nodes);
-		sbw_jstr(hl);
-		free(hl);
-		_jkey("start", &first);
-		sbw_jtime(j->start);
-		_jkey("end", &first);
-		sbw_jtime(j->end);
+	sbx_jtime(j->time_limit);
+	if (j->state != SBC_PENDING) {
 		_jkey("scheduler", &first);
-		sbw_jstr(_by_backfill(j) ? "backfill" : "main");
-		{
-			int64_t le = -1;
-			char basis[300];
-
-			if (e->lk.predicted)
-				sbf_likely_running(&e->lk, lv, j, &le, basis,
-						   sizeof(basis));
-			_jkey("likely_end", &first);
-			sbw_jtime(le == SB_TIME_INFINITE ? -1 : le);
-			_jkey("likely_basis", &first);
-			sbw_jstr(e->lk.predicted ? basis : NULL);
-		}
+		sbx_jstr(j->by_backfill > 0 ? "backfill" : j->by_backfill == 0 ?
+			 "main" : NULL);
 		_jkey("buckets", &first);
 		_json_taken(e);
 		_jkey("busy_later", &first);
 		putchar('[');
 		for (i = 0; i < lv->nresv; i++) {
-			const sbw_resv_t *r = &lv->resv[i];
+			const sbc_resv_t *r = &lv->resv[i];
 			sb_bitmap_t *both;
 
 			if (r->start <= j->start || r->start <= lv->now ||
@@ -1077,114 +841,49 @@ static void _json(const _expl_t *e)
 			sb_bitmap_and(both, j->nodes);
 			hl = sbw_hostlist(lv, both);
 			printf("%s{\"reservation\":", n++ ? "," : "");
-			sbw_jstr(r->name);
+			sbx_jstr(r->name);
 			printf(",\"nodes\":");
-			sbw_jstr(hl);
+			sbx_jstr(hl);
 			printf(",\"start\":");
-			sbw_jtime(r->start);
+			sbx_jtime(r->start);
 			printf("}");
 			free(hl);
 			sb_bitmap_free(both);
 		}
-		printf("]}\n");
+		printf("]}");
 		return;
 	}
 	_jkey("buckets", &first);
 	_json_census(e);
-	_jkey("waits_for", &first);
-	putchar('[');
-	for (i = 0; i < e->nwaits; i++) {
-		const sb_model_job_t *r = &m->run[e->waits[i]];
-
-		hl = sbw_hostlist(lv, r->nodes);
-		printf("%s{\"job\":", i ? "," : "");
-		sbw_jstr(r->id);
-		printf(",\"nodes\":");
-		sbw_jstr(hl);
-		printf(",\"end\":");
-		sbw_jtime(r->end);
-		putchar('}');
-		free(hl);
-	}
-	putchar(']');
-	_jkey("planned_before", &first);
-	putchar('[');
-	for (i = 0, n = 0; i < e->nahead; i++) {
-		const _planned_t *a = &e->ahead[i];
-
-		if (sb_bitmap_intersects(a->nodes, e->matching) != 1 ||
-		    a->start >= until)
-			continue;
-		hl = sbw_hostlist(lv, a->nodes);
-		printf("%s{\"job\":", n++ ? "," : "");
-		sbw_jstr(a->job->id);
-		printf(",\"priority\":%" PRIu32 ",\"nodes\":",
-		       a->job->priority);
-		sbw_jstr(hl);
-		printf(",\"start\":");
-		sbw_jtime(a->start);
-		printf(",\"end\":");
-		sbw_jtime(a->end);
-		putchar('}');
-		free(hl);
-	}
-	putchar(']');
-	_jkey("reservations", &first);
-	putchar('[');
-	for (i = 0, n = 0; i < lv->nresv; i++) {
-		if (!_resv_in_way(e, i, until))
-			continue;
-		hl = sbw_hostlist(lv, lv->resv[i].nodes);
-		printf("%s{\"name\":", n++ ? "," : "");
-		sbw_jstr(lv->resv[i].name);
-		printf(",\"nodes\":");
-		sbw_jstr(hl);
-		printf(",\"start\":");
-		sbw_jtime(lv->resv[i].start);
-		printf(",\"end\":");
-		sbw_jtime(lv->resv[i].end);
-		putchar('}');
-		free(hl);
-	}
-	putchar(']');
-	if (e->lim) {
-		int64_t ls;
-
-		_jkey("limits", &first);
-		sbw_limits_print_json(e->lim);
-		_jkey("limits_start", &first);
-		sbw_jtime(sbw_limits_start(e->lim, &ls) ? -1 : ls);
-		_jkey("nodes_start", &first);
-		sbw_jtime(e->never || !e->planned ? -1 : e->nodes_start);
-	}
-	_jkey("planned_start", &first);
-	sbw_jtime(!e->planned || e->lim_unknown ? -1 : e->bf_start);
 	_jkey("will_run_start", &first);
-	sbw_jtime(e->base || !e->planned ? -1 : e->nodes_raw);
-	_jkey("planned_nodes", &first);
-	hl = e->nodes ? sbw_hostlist(lv, e->nodes) : NULL;
-	sbw_jstr(hl);
-	free(hl);
-	_jkey("never", &first);
-	printf("%s", e->never ? "true" : "false");
-	{
-		int64_t ls = -1, le = -1;
-		char basis[200];
-		bool on = _likely(e, &ls, &le, basis, sizeof(basis));
-
-		_jkey("likely_start", &first);
-		sbw_jtime(ls);
-		_jkey("likely_end", &first);
-		sbw_jtime(le);
-		_jkey("likely_basis", &first);
-		sbw_jstr(on ? basis : NULL);
-	}
-	_jkey("squeue_start", &first);
-	sbw_jtime(e->sq_start);
+	sbx_jtime(e->v.base ? -1 : e->v.alone_start);
+	_jkey("nodes_start", &first);
+	sbx_jtime(e->x_job.has_start ? e->x_job.f->r.nodes_start : -1);
+	_jkey("raw_start", &first);
+	sbx_jtime(e->raw_start);
+	_jkey("step_reservation", &first);
+	sbx_jstr(e->bf_resv);
 	_jkey("squeue_nodes", &first);
-	sbw_jstr(e->sq_nodes[0] ? e->sq_nodes : NULL);
+	sbx_jstr(e->sq_nodes[0] ? e->sq_nodes : NULL);
 	if (_priority_bucket(m))
 		_json_priority(e, &first);
+	putchar('}');
+}
+
+/*
+ * The JSON: the schema's version, the time it is of, the job's one
+ * object (sbucket_explain.h; 'sbucket forecast' prints the same) on a
+ * line of its own, and what only 'why' adds.
+ */
+static void _json(const _expl_t *e)
+{
+	const sbc_cluster_t *lv = &e->m->lv;
+
+	printf("{\"schema_version\":%d,\"now\":%" PRId64 ",\n\"job\":",
+	       SBX_SCHEMA, lv->now);
+	sbx_json(lv, e->j->state == SBC_PENDING ? &e->qp : NULL, &e->x_job);
+	printf(",\n\"details\":");
+	_json_details(e);
 	printf("}\n");
 }
 
@@ -1192,125 +891,99 @@ static void _json(const _expl_t *e)
 
 int sbucket_why_main(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "no-history", no_argument, NULL, 'n' },
+		{ "history-days", required_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 }
+	};
 	const char *id = NULL, *days_arg = NULL;
 	bool json = false, history = true;
-	int days = SBF_HISTORY_DAYS;
+	int days = SBF_HISTORY_DAYS, nids = 0, c;
 	sbw_model_t m;
 	_expl_t e;
 	int i, rc = SBUCKET_EXIT_INPUT;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+	sbucket_getopt_start();
+	while ((c = sbucket_getopt(CMD, argc, argv, "hj", longopts)) != -1) {
+		switch (c) {
+		case 'h':
 			_usage(stdout);
 			return SBUCKET_EXIT_OK;
-		} else if (!strcmp(argv[i], "--json")) {
+		case 'j':
 			json = true;
-		} else if (!strcmp(argv[i], "--no-history")) {
+			break;
+		case 'n':
 			history = false;
-		} else if (!strncmp(argv[i], "--history-days=", 15)) {
-			days_arg = argv[i] + 15;
-			if (sbf_history_days(days_arg, &days) < 0) {
-				char sh[200];
-
-				fprintf(stderr, PROG ": --history-days '%s' "
-					"is not a number of days (1-3650)\nTry "
-					"'sbucket why --help'.\n",
-					sb_shown(sh, sizeof(sh), days_arg));
+			break;
+		case 'd':
+			if (sbf_history_option(CMD, optarg, &days_arg, &days))
 				return SBUCKET_EXIT_USAGE;
-			}
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, PROG ": unknown option '%s'\nTry "
-				"'sbucket why --help'.\n", argv[i]);
+			break;
+		default:
 			return SBUCKET_EXIT_USAGE;
-		} else if (id) {
-			fprintf(stderr, PROG ": one JOBID only ('%s')\nTry "
-				"'sbucket why --help'.\n", argv[i]);
-			return SBUCKET_EXIT_USAGE;
-		} else {
-			id = argv[i];
 		}
 	}
-	if (!id) {
-		fprintf(stderr, PROG ": no JOBID\nTry 'sbucket why --help'.\n");
-		return SBUCKET_EXIT_USAGE;
-	}
-	if (days_arg && !history) {
-		fprintf(stderr, PROG ": --history-days goes with no "
-			"--no-history\nTry 'sbucket why --help'.\n");
-		return SBUCKET_EXIT_USAGE;
-	}
+	for (i = optind; i < argc; i++)
+		if (sbucket_operand(CMD, argv[i], &id, &nids, 1))
+			return SBUCKET_EXIT_USAGE;
+	if (!id)
+		return sbucket_usage_error(CMD, NULL, NULL, "no JOBID");
+	if (days_arg && !history)
+		return sbucket_usage_error(CMD, "--history-days", days_arg,
+					   "goes with no --no-history");
 	memset(&m, 0, sizeof(m));
 	memset(&e, 0, sizeof(e));
 	e.m = &m;
-	e.json = json;
 	e.history = history;
 	e.days = days;
-	if (sbw_live_read(&m.lv) < 0)
+	if (sbc_read(&m.lv) < 0)
 		goto out;
-	if (strcmp(m.lv.select_type, "select/bucket")) {
+	if (strcmp(m.lv.cfg.select_type, "select/bucket")) {
 		printf("Job %s: the cluster's SelectType is %s, not "
 		       "select/bucket: sbucket why explains select/bucket's "
-		       "decisions only.\n", id, m.lv.select_type);
+		       "decisions only.\n", id, m.lv.cfg.select_type);
 		goto out;
 	}
-	if (!(e.j = sbw_live_job(&m.lv, id))) {
+	if (!(e.j = sbc_job(&m.lv, id))) {
 		fprintf(stderr, PROG ": no job %s in slurmctld's queue\n", id);
 		goto out;
 	}
-	if (e.j->state == SBW_OTHER) {
+	if (e.j->state == SBC_OTHER) {
 		printf("Job %s is %s: sbucket why explains pending and running "
-		       "jobs only.\n", id, sb_record_get(e.j->rec, "JobState"));
+		       "jobs only.\n", id, e.j->state_name);
 		goto out;
 	}
 	if (sbw_model_build(&m) < 0 || sbw_model_reserved(&m, e.j) < 0)
 		goto out;
-	if (sbw_live_request(&m.lv, e.j) < 0) {
+	if (sbc_request(&m.lv, e.j) < 0) {
 		printf("Job %s: sbucket why cannot model its request.\n", id);
 		goto out;
 	}
-	e.base_now = sbw_base_reason(&m, e.j, false);
-	if (e.j->state != SBW_PENDING)
-		e.base = e.base_now;
-	else if (_decide(&e) < 0)
+	if (sbw_verdict(&m, e.j, e.j->state == SBC_PENDING, &e.v) < 0 ||
+	    _census(&e) < 0)
 		goto out;
-	if (!e.base)
-		e.path = sb_place_ineligible(&e.j->req.req, m.policy);
-	if (_census(&e) < 0)
-		goto out;
-	if (e.j->state == SBW_PENDING) {
+	if (e.j->state == SBC_PENDING) {
 		if (_plan(&e) < 0)
 			goto out;
 		sbf_likely_note(&e.lk);
-		_backfill_step(&e);
-		if (!e.planned || e.nodes_start >= e.start)
-			e.nodes_start = e.bf_start;
-		if (sbw_limits_reason_kind(sb_record_get(e.j->rec, "Reason"))
-		    != SBW_REASON_OTHER) {
-			int64_t ls;
-
-			if (!(e.lim = sbw_limits_explain(&m.lv, e.j, sbw_before,
-							 sbw_plannable)))
-				goto out;
-			if (sbw_limits_start(e.lim, &ls))
-				e.lim_unknown = true;
-		}
-		/* the running jobs it waits for, when it waits for nodes */
-		if (((e.planned && e.nodes_raw > m.lv.now) || e.never) &&
-		    _waits(&e, e.planned ? e.nodes : e.matching) < 0)
+		if (sbc_squeue_start(id, &e.sq_start, e.sq_nodes,
+				     sizeof(e.sq_nodes)) < 0 ||
+		    (_priority_bucket(&m) && sbc_sprio(&m.lv) < 0))
 			goto out;
-		if (sbw_live_squeue_start(id, &e.sq_start, e.sq_nodes,
-					  sizeof(e.sq_nodes)) < 0 ||
-		    (_priority_bucket(&m) && sbw_live_sprio(&m.lv) < 0))
-			goto out;
-	} else if (e.history) {
-		/* a running job: its likely end, no plan */
-		if (sbf_likely_predict(&e.lk, &m.lv, e.days) < 0)
+	} else {
+		/* who started it, where the jobs' JSON does not say */
+		sbc_job_scheduler(e.j);
+		/* its likely end, no plan */
+		if (e.history && sbf_likely_predict(&e.lk, &m.lv, e.days) < 0)
 			goto out;
 		sbf_likely_note(&e.lk);
+		sbx_running(&m.lv, &e.lk, e.j, &e.x_job);
 	}
 	if (json)
 		_json(&e);
-	else if (e.j->state == SBW_PENDING)
+	else if (e.j->state == SBC_PENDING)
 		_print_pending_text(&e);
 	else
 		_print_running_text(&e);

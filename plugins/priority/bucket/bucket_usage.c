@@ -35,6 +35,7 @@
 #include "sb_slurm.h"
 
 #include "priority_bucket.h"
+#include "priority_state.h"
 #include "usage_decay.h"
 
 /* priority/multifactor's name: both plugins keep one record of decay */
@@ -67,19 +68,23 @@ static char *_state_path(const char *suffix)
 
 /*
  * The last pass and the last reset, as multifactor packs them: two
- * pack_time() values. A missing file is a first start. An unreadable or
- * torn one is logged, where multifactor would stop slurmctld: decay then
- * restarts from now, and PriorityUsageResetPeriod counts from the file's
- * last write: every pass writes it, so the lost last reset is no later
- * than that, and a reset that fell due while slurmctld was down still
- * happens (counting from now would skip it).
+ * pack_time() values (common/priority_state.h reads them, each taken
+ * into [0, now]: a time in the future would stop usage from accruing or
+ * postpone PriorityUsageResetPeriod, and is logged). A missing file is a
+ * first start. An unreadable or torn one is logged, where multifactor
+ * would stop slurmctld: decay then restarts from now, and
+ * PriorityUsageResetPeriod counts from the file's last write: every pass
+ * writes it, so the lost last reset is no later than that, and a reset
+ * that fell due while slurmctld was down still happens (counting from
+ * now would skip it).
  */
 static void _read_state(time_t *last_ran, time_t *last_reset)
 {
 	char *path = _state_path(NULL);
-	time_t ran = 0, reset = 0;
+	time_t now = time(NULL);
+	sb_prio_state_t st;
 	buf_t *buf;
-	struct stat st;
+	struct stat st_file;
 
 	*last_ran = *last_reset = 0;
 	if ((access(path, F_OK) < 0) && (errno == ENOENT)) {
@@ -94,26 +99,31 @@ static void _read_state(time_t *last_ran, time_t *last_reset)
 		error(BUCKET_PFX "cannot read %s; usage decay restarts from now", path);
 		goto lost;
 	}
-	safe_unpack_time(&ran, buf);
-	safe_unpack_time(&reset, buf);
-	if ((ran < 0) || (reset < 0))
-		goto unpack_error;
-	*last_ran = ran;
-	*last_reset = reset;
-	log_flag(PRIO, "last pass at %lld, last reset at %lld",
-		 (long long) ran, (long long) reset);
+	if (sb_prio_state_parse(get_buf_data(buf), size_buf(buf),
+				(int64_t) now, &st) < 0) {
+		error(BUCKET_PFX "%s is not a priority state file; ignoring it (usage decay restarts from now)", path);
+		free_buf(buf);
+		goto lost;
+	}
 	free_buf(buf);
+	if (st.ran_clamped)
+		error(BUCKET_PFX "%s: the last decay pass is after now (%lld); taken as now",
+		      path, (long long) now);
+	if (st.reset_clamped)
+		error(BUCKET_PFX "%s: the last usage reset is after now (%lld); taken as now, the next reset counts from it",
+		      path, (long long) now);
+	*last_ran = (time_t) st.last_ran;
+	*last_reset = (time_t) st.last_reset;
+	log_flag(PRIO, "last pass at %lld, last reset at %lld",
+		 (long long) *last_ran, (long long) *last_reset);
 	xfree(path);
 	return;
-unpack_error:
-	error(BUCKET_PFX "%s is not a priority state file; ignoring it (usage decay restarts from now)", path);
-	free_buf(buf);
 lost:
-	if (!stat(path, &st) && (st.st_mtime > 0) &&
-	    (st.st_mtime <= time(NULL))) {
-		*last_reset = st.st_mtime;
+	if (!stat(path, &st_file) && (st_file.st_mtime > 0) &&
+	    (st_file.st_mtime <= now)) {
+		*last_reset = st_file.st_mtime;
 		info("%s: PriorityUsageResetPeriod counts from its last write, %lld",
-		     path, (long long) st.st_mtime);
+		     path, (long long) st_file.st_mtime);
 	}
 	xfree(path);
 }

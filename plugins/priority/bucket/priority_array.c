@@ -17,13 +17,18 @@
 /*
  * job_ptr->priority_array: one value per partition, in PriorityTier order
  * (the list is sorted here, as 22.05's multifactor does). With
- * PriorityFlags=INCR_ONLY a value never goes down.
+ * PriorityFlags=INCR_ONLY a value never goes down. The array is
+ * slurmctld's, sized by whoever made it: this plugin (count + 1), a
+ * split array task (its count, job_mgr.c), a recovered job (its saved
+ * count). Writes stay within its own size (xsize()); one smaller than
+ * the job's partitions grows, its values kept.
  */
 extern void prio_part_prios(job_record_t *job_ptr,
 				   const sb_prio_factors_t *f,
 				   const prio_settings_t *conf)
 {
 	int n = conf->tres_cnt, cnt, i = 0;
+	size_t room;
 	double part_tres[MAX(n, 1)];
 	part_record_t *part_ptr;
 	list_itr_t *itr;
@@ -32,11 +37,16 @@ extern void prio_part_prios(job_record_t *job_ptr,
 	if (!job_ptr->part_ptr_list)
 		return;
 	cnt = list_count(job_ptr->part_ptr_list);
-	if (!job_ptr->priority_array)
-		job_ptr->priority_array = xcalloc(cnt + 1, sizeof(uint32_t));
+	room = job_ptr->priority_array ?
+		xsize(job_ptr->priority_array) / sizeof(uint32_t) : 0;
+	if (room < (size_t) cnt) {
+		xrecalloc(job_ptr->priority_array, cnt + 1, sizeof(uint32_t));
+		room = cnt + 1;
+	}
 	list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
 	itr = list_iterator_create(job_ptr->part_ptr_list);
-	while ((part_ptr = list_next(itr)) && (i < cnt)) {
+	while ((part_ptr = list_next(itr)) && (i < cnt) &&
+	       ((size_t) i < room)) {
 		double tres = 0.0;
 		uint32_t v;
 

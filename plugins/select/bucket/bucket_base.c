@@ -5,14 +5,18 @@
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- Where Slurm's select framework loads every select_*.so in PluginDir
- * (22.05, 24.11), the base is already in the process; a plugin context of
- * our own gives us its entry points (the same shared object: dlopen()
- * counts references, and Slurm's select/cray_aries layered over linear
- * or cons_tres the same way). Where it loads only SelectType (25.05 on),
- * the context loads the base. Its symbols are the framework's own, in
- * its order (g_syms[], from select_ops.def as sb_select_ops_t). Its node
- * and job data, where the framework has them, are select_data.c's.
+ * Where Slurm's select framework loads every select_*.so in PluginDir
+ * (22.05, 24.11), the base is already in the process; loading it again
+ * gives us its entry points (the same shared object: dlopen() counts
+ * references, and Slurm's select/cray_aries layered over linear or
+ * cons_tres the same way). Where it loads only SelectType (25.05 on),
+ * this loads the base. With plugin_load_and_link(), not a plugin
+ * context: programs linked with the public libslurm.so load us too, and
+ * it exports that function (slurm_plugin_load_and_link) where it
+ * exports no plugin_context_create() (24.11 on). The base's symbols are
+ * the framework's own, in its order (g_syms[], from select_ops.def as
+ * sb_select_ops_t). Its node and job data, where the framework has
+ * them, are select_data.c's.
  */
 #include "config.h"
 
@@ -44,7 +48,7 @@ _Static_assert(sizeof(g_syms) == sizeof(sb_select_ops_t),
 _Static_assert(__builtin_types_compatible_p(__typeof__(&select_g_job_test),
 					    __typeof__(base.job_test)),
 	       "sb_select_ops_t.job_test takes select_g_job_test()'s arguments");
-static plugin_context_t *g_context = NULL;
+static plugin_handle_t g_plugin = PLUGIN_INVALID_HANDLE;
 static char *g_name = NULL;
 static pthread_mutex_t g_base_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -67,9 +71,9 @@ extern const char *base_configured(const sb_bucket_conf_t *conf)
 	const char *params = sb_base_from_slurm_conf();
 
 	if (file && params && xstrcmp(file, params)) {
-		error(BUCKET_PFX "bucket.conf's BaseSelectType=%s and SelectTypeParameters=%s name different base plugins (%s): keep one",
-		      file, select_type_param_string(
-			      slurm_conf.select_type_param), params);
+		/* (no select_type_param_string(): not in libslurm.so) */
+		error(BUCKET_PFX "bucket.conf's BaseSelectType=%s and SelectTypeParameters (which names %s) name different base plugins: keep one",
+		      file, params);
 		return NULL;
 	}
 	if (file)
@@ -82,11 +86,11 @@ extern int base_load_type(const char *type)
 	int rc = SLURM_SUCCESS;
 
 	slurm_mutex_lock(&g_base_lock);
-	if (g_context)
+	if (g_plugin != PLUGIN_INVALID_HANDLE)
 		goto done;
-	g_context = plugin_context_create("select", type, (void **) &base,
-					  g_syms, sizeof(g_syms));
-	if (!g_context) {
+	g_plugin = plugin_load_and_link(type, ARRAY_SIZE(g_syms), g_syms,
+					(void **) &base);
+	if (g_plugin == PLUGIN_INVALID_HANDLE) {
 		error(BUCKET_PFX "cannot load the base plugin %s: is it in PluginDir (Slurm %s has select/linear and select/cons_tres)?",
 		      type, SB_SLURM_RELEASE);
 		rc = SLURM_ERROR;
@@ -111,15 +115,15 @@ extern int base_load(const sb_bucket_conf_t *conf)
 
 extern bool base_ready(void)
 {
-	return g_context || (base_load(NULL) == SLURM_SUCCESS);
+	return (g_plugin != PLUGIN_INVALID_HANDLE) ||
+	       (base_load(NULL) == SLURM_SUCCESS);
 }
 
 extern void base_unload(void)
 {
 	slurm_mutex_lock(&g_base_lock);
-	if (g_context && (plugin_context_destroy(g_context) != SLURM_SUCCESS))
-		error(BUCKET_PFX "cannot unload the base plugin %s", g_name);
-	g_context = NULL;
+	plugin_unload(g_plugin);	/* its fini(), if loaded */
+	g_plugin = PLUGIN_INVALID_HANDLE;
 	xfree(g_name);
 	slurm_mutex_unlock(&g_base_lock);
 }
@@ -131,5 +135,6 @@ extern const char *base_name(void)
 
 extern bool base_is_cons(void)
 {
-	return g_context && (*base.plugin_id != SELECT_PLUGIN_LINEAR);
+	return (g_plugin != PLUGIN_INVALID_HANDLE) &&
+	       (*base.plugin_id != SELECT_PLUGIN_LINEAR);
 }

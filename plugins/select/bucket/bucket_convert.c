@@ -6,12 +6,15 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * A node's signature (CPUs layout, RealMemory, TmpDisk, features, gres,
- * Weight, partitions) comes from its configuration; its speed from
- * bucket.conf; its state from slurmctld's node bitmaps at the moment of
- * the decision. Features and node counts of a job are not converted:
- * slurmctld has already cut the bitmap it passes to the nodes with the
- * job's features (and calls once per "[a*2&b*4]" count), so the request
- * is one chunk of whole nodes with the job's per-node minimums.
+ * Weight, partitions) comes from its configuration (Weight from its
+ * config record, which 'scontrol update NodeName=... Weight=' changes and
+ * slurmctld's own node sets read: node_record_t's weight keeps
+ * slurm.conf's); its speed from bucket.conf; its state from slurmctld's
+ * node bitmaps at the moment of the decision. Features and node counts
+ * of a job are not converted: slurmctld has already cut the bitmap it
+ * passes to the nodes with the job's features (and calls once per
+ * "[a*2&b*4]" count), so the request is one chunk of whole nodes with
+ * the job's per-node minimums.
  *
  * A job_test() call becomes the decision's facts here and nowhere else
  * (convert_job_facts(), common/time/select_decide.h): everything
@@ -27,6 +30,7 @@
 #include "sb_slurm.h"
 
 #include "select_bucket.h"
+#include "shown.h"
 
 /* "gpu:tesla:2(S:0-1)" -> gpu:tesla, 2; an unreadable item is skipped. */
 static void _add_gres(sb_node_t *nd, const char *spec)
@@ -109,7 +113,7 @@ extern int convert_node(sb_node_t *nd, size_t i, node_record_t *node_ptr,
 	nd->threads = node_ptr->threads ? node_ptr->threads : 1;
 	nd->real_memory = cfg ? cfg->real_memory : node_ptr->real_memory;
 	nd->tmp_disk = cfg ? cfg->tmp_disk : node_ptr->tmp_disk;
-	nd->weight = node_ptr->weight;
+	nd->weight = cfg ? cfg->weight : node_ptr->weight;
 	_add_features(nd, node_ptr->features);
 	_add_gres(nd, node_ptr->gres ? node_ptr->gres :
 		  (cfg ? cfg->gres : NULL));
@@ -128,6 +132,45 @@ extern int convert_node(sb_node_t *nd, size_t i, node_record_t *node_ptr,
 fail:
 	error(BUCKET_PFX "cannot describe node %zu: %m", i);
 	return -1;
+}
+
+/* FNV-1a over @len bytes of @p, from @h. */
+static uint64_t _fnv(uint64_t h, const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	while (len--)
+		h = (h ^ *b++) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+static uint64_t _fnv_str(uint64_t h, const char *s)
+{
+	/* the NUL too: "a" then "" differs from "" then "a" */
+	return s ? _fnv(h, s, strlen(s) + 1) : _fnv(h, "", 1);
+}
+
+extern uint64_t convert_config_sum(void)
+{
+	config_record_t *cfg;
+	list_itr_t *itr;
+	uint64_t sum = 0, h;
+
+	if (!config_list)
+		return 0;
+	itr = list_iterator_create(config_list);
+	while ((cfg = list_next(itr))) {
+		h = _fnv(UINT64_C(0xcbf29ce484222325), &cfg, sizeof(cfg));
+		h = _fnv(h, &cfg->weight, sizeof(cfg->weight));
+		h = _fnv(h, &cfg->cpus, sizeof(cfg->cpus));
+		h = _fnv(h, &cfg->real_memory, sizeof(cfg->real_memory));
+		h = _fnv(h, &cfg->tmp_disk, sizeof(cfg->tmp_disk));
+		h = _fnv_str(h, cfg->feature);
+		h = _fnv_str(h, cfg->gres);
+		sum += h;	/* the list's order is no change */
+	}
+	list_iterator_destroy(itr);
+	return sum;
 }
 
 extern int convert_nodes(sb_node_t *nodes, size_t n)
@@ -236,20 +279,132 @@ extern void convert_sb_to_bitstr(const sb_bitmap_t *b, bitstr_t *out)
 /*
  * The SPANK plugin (spank_bucket.so) puts the job's choices into its job
  * control environment: BUCKET_POLICY=NAME (--bucket-policy) and
- * BUCKET_PREFER=FEATURE[,FEATURE...] (--bucket-prefer).
+ * BUCKET_PREFER=FEATURE[,FEATURE...] (--bucket-prefer). Any submitter
+ * can set that environment directly (libslurm's job_desc, slurmrestd),
+ * whatever plugstack.conf loads and whatever the submit host checked:
+ * what a job may choose is decided here alone, by bucket.conf's
+ * AllowJobPolicies and AllowJobPreferences for the partition slurmctld
+ * tries it in, and a value is bounded before anything reads it.
  */
-static const char *_job_env(const job_record_t *job_ptr, const char *key)
+#define POLICY_VALUE_MAX 32	/* longer than any policy name */
+
+/*
+ * The value of @key in the job's control environment (NULL: absent);
+ * *@too_long when it goes on past @max bytes, which are all that is
+ * looked at.
+ */
+static const char *_job_env(const job_record_t *job_ptr, const char *key,
+			    size_t max, bool *too_long)
 {
 	size_t len = strlen(key);
 	uint32_t i;
 
+	*too_long = false;
 	for (i = 0; i < job_ptr->spank_job_env_size; i++) {
 		const char *e = job_ptr->spank_job_env[i];
 
-		if (e && !strncmp(e, key, len) && (e[len] == '='))
+		if (e && !strncmp(e, key, len) && (e[len] == '=')) {
+			*too_long = (strnlen(e + len + 1, max + 1) > max);
 			return e + len + 1;
+		}
 	}
 	return NULL;
+}
+
+/*
+ * Jobs whose ignored choices were said at info level, so that a job
+ * tried at every scheduling pass is named once (later passes say it
+ * under DebugFlags=SelectType): a slot per job_id % CHOICE_SLOTS, a bit
+ * per key. A job whose slot was taken since is named again. Under
+ * bucket_lock.
+ */
+#define CHOICE_SLOTS 256
+enum { CHOICE_POLICY = 1, CHOICE_PREFER = 2 };
+static struct {
+	uint32_t job_id;
+	unsigned keys;
+} _said[CHOICE_SLOTS];
+
+/* "%pJ KEY=VALUE ignored: WHY", once per job and key (see above). */
+static void _choice_ignored(const job_record_t *job_ptr, unsigned key,
+			    const char *value, const char *why)
+{
+	const char *name = (key == CHOICE_POLICY) ? "BUCKET_POLICY" :
+		"BUCKET_PREFER";
+	unsigned slot = job_ptr->job_id % CHOICE_SLOTS;
+	char shown[SB_SHOWN_BUF];
+
+	sb_shown(shown, sizeof(shown), value);
+	if ((_said[slot].job_id == job_ptr->job_id) &&
+	    (_said[slot].keys & key)) {
+		log_flag(SELECT_TYPE, "%pJ %s=%s ignored: %s",
+			 (job_record_t *) job_ptr, name, shown, why);
+		return;
+	}
+	if (_said[slot].job_id != job_ptr->job_id) {
+		_said[slot].job_id = job_ptr->job_id;
+		_said[slot].keys = 0;
+	}
+	_said[slot].keys |= key;
+	info("%pJ %s=%s ignored: %s", (job_record_t *) job_ptr, name, shown,
+	     why);
+}
+
+/* The partition slurmctld tries the job in, for bucket.conf. */
+static const char *_part_name(const job_record_t *job_ptr)
+{
+	return job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL;
+}
+
+/* "not allowed in partition P (KEY in FILE)" into @why. */
+static void _not_allowed(char *why, size_t len, const char *part,
+			 const char *key)
+{
+	snprintf(why, len, "not allowed in partition %s (%s in %s)",
+		 part ? part : "(none)", key, bucket_conf_file());
+}
+
+/*
+ * The job's BUCKET_PREFER when its partition allows preferences and the
+ * value is not too long (whether it parses is the decision's: verdict
+ * prefer_err, said by convert_prefer_ignored()), else NULL.
+ */
+static const char *_prefer(const job_record_t *job_ptr)
+{
+	const char *part = _part_name(job_ptr), *value;
+	char why[256];
+	bool too_long;
+
+	if (!(value = _job_env(job_ptr, "BUCKET_PREFER", SB_PREFER_LIST_MAX,
+			       &too_long)))
+		return NULL;
+	if (!sb_bucket_conf_job_prefer(bucket_conf, part)) {
+		_not_allowed(why, sizeof(why), part, "AllowJobPreferences");
+		_choice_ignored(job_ptr, CHOICE_PREFER, value, why);
+		return NULL;
+	}
+	if (too_long) {
+		snprintf(why, sizeof(why), "longer than %d bytes",
+			 SB_PREFER_LIST_MAX);
+		_choice_ignored(job_ptr, CHOICE_PREFER, value, why);
+		return NULL;
+	}
+	return value;
+}
+
+extern void convert_prefer_ignored(const job_record_t *job_ptr,
+				   const char *prefer, int err)
+{
+	char why[128];
+
+	if (err == E2BIG)
+		snprintf(why, sizeof(why), "more than %d features",
+			 SB_MAX_PREFER);
+	else if (err == EINVAL)
+		snprintf(why, sizeof(why), "not a feature list (names of letters, digits and _-.:/+@ joined by ',')");
+	else
+		snprintf(why, sizeof(why), "%s", slurm_strerror(err));
+	_choice_ignored(job_ptr, CHOICE_PREFER, prefer, why);
 }
 
 /* ---- one job_test() call: the decision's facts ------------------------- */
@@ -300,20 +455,33 @@ static bool _feature_count_call(const sb_job_test_t *t)
 	return found;
 }
 
-/* The policy: the job's own (BUCKET_POLICY) when bucket.conf lets it. */
+/*
+ * The policy: the job's own (BUCKET_POLICY) when bucket.conf lets the
+ * jobs of its partition ask for it, else the cluster's.
+ */
 static const sb_policy_t *_policy(bucket_facts_t *bf)
 {
-	const char *name = _job_env(bf->t->job_ptr, "BUCKET_POLICY");
+	const job_record_t *job_ptr = bf->t->job_ptr;
 	const sb_policy_t *cluster = sb_bucket_conf_policy(bucket_conf);
+	const char *part = _part_name(job_ptr), *name;
+	char why[256];
+	bool too_long;
 
-	if (!name)
+	if (!(name = _job_env(job_ptr, "BUCKET_POLICY", POLICY_VALUE_MAX,
+			      &too_long)))
 		return cluster;
-	if (!sb_bucket_conf_job_policy(bucket_conf, name, &bf->job_policy))
+	if (!too_long &&
+	    !sb_bucket_conf_job_policy(bucket_conf, part, name,
+				       &bf->job_policy))
 		return &bf->job_policy;
-	log_flag(SELECT_TYPE, "%pJ asks for NodeAllocationPolicy %s: %s; using %s",
-		 bf->t->job_ptr, name, (errno == EPERM) ?
-		 "not in bucket.conf's AllowJobPolicies" : "no such policy",
+	if (!too_long && (errno == EPERM))
+		_not_allowed(why, sizeof(why), part, "AllowJobPolicies");
+	else
+		snprintf(why, sizeof(why), "no such policy%s",
+			 too_long ? " (longer than any policy name)" : "");
+	snprintf(why + strlen(why), sizeof(why) - strlen(why), "; using %s",
 		 sb_policy_name(cluster->kind));
+	_choice_ignored(job_ptr, CHOICE_POLICY, name, why);
 	return cluster;
 }
 
@@ -415,7 +583,7 @@ extern void convert_job_facts(bucket_facts_t *bf, const sb_job_test_t *t)
 	f->min_memory = mem;
 	f->min_tmp = d->pn_min_tmp_disk;
 	f->time_limit = _time_limit(job_ptr);
-	f->prefer = _job_env(job_ptr, "BUCKET_PREFER");
+	f->prefer = _prefer(job_ptr);
 	f->policy = _policy(bf);
 	f->now = (int64_t) time(NULL);
 	f->test_now_only = (job_ptr->bit_flags & TEST_NOW_ONLY);

@@ -77,23 +77,21 @@ static int _base_test(const sb_job_test_t *t, const bucket_facts_t *bf,
 
 /*
  * What the decision said of our job before any answer: the preferences
- * it could not read, the request it placed, what failed. Under
- * bucket_lock (nothing else reads the facts).
+ * it could not read, the request it placed (@prefer: the preferences it
+ * read), what failed. Under bucket_lock (nothing else reads the facts).
  */
 static void _log_decision(const sb_job_test_t *t, const bucket_facts_t *bf,
-			  const sb_select_verdict_t *v)
+			  const sb_select_verdict_t *v, const char *prefer)
 {
 	const sb_select_facts_t *f = &bf->f;
 
 	if (v->prefer_err)
-		verbose("%pJ: BUCKET_PREFER=%s ignored: %s", t->job_ptr,
-			f->prefer, slurm_strerror(v->prefer_err));
+		convert_prefer_ignored(t->job_ptr, f->prefer, v->prefer_err);
 	if (v->placed && (bf->mode != SB_SELECT_WILL_RUN))
 		log_flag(SELECT_TYPE, "%pJ needs %u nodes, each with %u CPUs, %"PRIu64" MB, %"PRIu64" MB tmp%s%s",
 			 t->job_ptr, f->base.min_nodes, f->base.node_cpus,
 			 f->min_memory, f->min_tmp,
-			 f->prefer ? ", preferring " : "",
-			 f->prefer ? f->prefer : "");
+			 prefer ? ", preferring " : "", prefer ? prefer : "");
 	if (v->failed && (!strcmp(v->failed, "placement") ||
 			  !strcmp(v->failed, "WILL_RUN")))
 		error(BUCKET_PFX "%pJ: %s failed: %s", t->job_ptr, v->failed,
@@ -137,7 +135,7 @@ static int _base_on_ours(const sb_job_test_t *t, const bucket_facts_t *bf,
 extern int job_test(const sb_job_test_t *t)
 {
 	job_record_t *job_ptr = t->job_ptr;
-	const char *mode, *path, *policy, *res_name;
+	const char *mode, *path, *policy, *res_name, *prefer;
 	sb_select_verdict_t v;
 	bucket_facts_t bf;
 	bitstr_t *ours = NULL;
@@ -152,7 +150,9 @@ extern int job_test(const sb_job_test_t *t)
 		v.action = SB_SELECT_BASE;
 		v.reason = SB_SELECT_OUR_ERROR;
 	}
-	_log_decision(t, &bf, &v);
+	/* a list the decision read is names only; one it could not, none */
+	prefer = v.prefer_err ? NULL : bf.f.prefer;
+	_log_decision(t, &bf, &v, prefer);
 	if (v.nodes) {
 		ours = bit_alloc(bucket_state.n);
 		convert_sb_to_bitstr(v.nodes, ours);
@@ -208,8 +208,8 @@ extern int job_test(const sb_job_test_t *t)
 					 path ? "per-node" : "bucket",
 					 path ? ", reason " : "",
 					 path ? path : "", policy,
-					 bf.f.prefer ? ", preferring " : "",
-					 bf.f.prefer ? bf.f.prefer : "", hl);
+					 prefer ? ", preferring " : "",
+					 prefer ? prefer : "", hl);
 			xfree(hl);
 		}
 		if (bf.mode == SB_SELECT_WILL_RUN) {

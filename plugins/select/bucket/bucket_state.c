@@ -17,6 +17,19 @@
  * base frees (a job ends, a node is set DOWN under a job and requeued, a
  * slurmd dies) is free for us in the same call in which sinfo shows it.
  *
+ * A node's configuration (its signature) is read when the model is
+ * built, and again when slurmctld says a node registered
+ * (state_node_config(), where the framework has update_node_config) or
+ * when its node configuration records changed: 'scontrol update
+ * NodeName=... Weight=|AvailableFeatures=|Gres=' calls no select entry
+ * point (update_node(), 22.05 to 26.05), but it moves last_node_update
+ * and changes a config record. So when last_node_update moved, the
+ * records' fingerprint (convert_config_sum(), O(C)) is compared with the
+ * one of the last look; a different one has every node read again, and
+ * the model rebuilt when a signature changed. last_node_update has
+ * one-second steps and moves with every allocation: looked at again
+ * while the second of the last look is not over, O(C) a decision then.
+ *
  * Reservation windows, when each node's jobs end and WILL_RUN's plan are
  * made by common/cluster_model.h's steps, which 'sbucket why' runs on
  * what scontrol shows. Built once (start, reconfigure, a node's
@@ -301,6 +314,9 @@ extern int state_build(void)
 			goto fail;
 		_read(k, g_seen[k]);
 	}
+	s->nodes_seen = last_node_update;
+	s->nodes_seen_at = now;
+	s->config_sum = convert_config_sum();
 	if ((busy = convert_nodes(s->nodes, s->n)) < 0)
 		goto fail;
 	if (!(s->set = sb_bucket_set_create(s->nodes, s->n, now)))
@@ -315,10 +331,40 @@ fail:
 	return SLURM_ERROR;
 }
 
+/*
+ * Did slurmctld change a node's configuration without telling us? When
+ * last_node_update moved since the last look, or is of that look's
+ * second (a change later in it leaves the value as it was): compare the
+ * config records' fingerprint; a different one reads every node again
+ * (state_node_config(): the model is stale when a signature changed).
+ * O(C), plus O(N sig) after a change.
+ */
+static void _sync_configs(time_t now)
+{
+	bucket_state_t *s = &bucket_state;
+	uint64_t sum;
+	size_t i;
+
+	if ((last_node_update == s->nodes_seen) &&
+	    (s->nodes_seen_at > s->nodes_seen))
+		return;
+	s->nodes_seen = last_node_update;
+	s->nodes_seen_at = now;
+	if ((sum = convert_config_sum()) == s->config_sum)
+		return;
+	s->config_sum = sum;
+	for (i = 0; (i < s->n) && !s->stale; i++)
+		state_node_config((int) i);
+	if (!s->stale)
+		log_flag(SELECT_TYPE, "node configuration records changed, no node's signature");
+}
+
 extern void state_sync(time_t now)
 {
 	bucket_state_t *s = &bucket_state;
 
+	if (s->set && (s->n == (size_t) node_record_count))
+		_sync_configs(now);
 	if (!s->set || s->stale || (s->n != (size_t) node_record_count)) {
 		(void) state_build();
 		if (!s->set)

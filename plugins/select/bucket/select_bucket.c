@@ -75,19 +75,42 @@ static sb_bucket_conf_t *_load_conf(void)
 	return c;
 }
 
-/* Every node bucket.conf names must exist in slurm.conf. */
-static int _check_conf_nodes(const sb_bucket_conf_t *c)
+/*
+ * Every node and every partition bucket.conf names must exist in
+ * slurm.conf: one error line naming the first that does not.
+ */
+static int _check_conf_names(const sb_bucket_conf_t *c)
 {
-	size_t i, n = sb_bucket_conf_node_count(c);
+	size_t i, nn = sb_bucket_conf_node_count(c);
+	size_t np = sb_bucket_conf_part_count(c);
+	const char *key, *what, *name;
+	size_t line;
 
-	for (i = 0; i < n; i++) {
-		const sb_bucket_conf_node_t *bn = sb_bucket_conf_node_at(c, i);
+	for (i = 0; i < nn + np; i++) {
+		if (i < nn) {
+			const sb_bucket_conf_node_t *bn =
+				sb_bucket_conf_node_at(c, i);
 
-		if (!find_node_record((char *) bn->name)) {
-			error(BUCKET_PFX "%s:%zu: NodeName=%s: no such node in slurm.conf",
-			      conf_path, bn->line, bn->name);
-			return SLURM_ERROR;
+			if (find_node_record((char *) bn->name))
+				continue;
+			key = "NodeName";
+			what = "node";
+			name = bn->name;
+			line = bn->line;
+		} else {
+			const sb_bucket_conf_part_t *bp =
+				sb_bucket_conf_part_at(c, i - nn);
+
+			if (find_part_record((char *) bp->name))
+				continue;
+			key = "PartitionName";
+			what = "partition";
+			name = bp->name;
+			line = bp->line;
 		}
+		error(BUCKET_PFX "%s:%zu: %s=%s: no such %s in slurm.conf",
+		      conf_path, line, key, name, what);
+		return SLURM_ERROR;
 	}
 	return SLURM_SUCCESS;
 }
@@ -118,7 +141,7 @@ static void _reload_conf(void)
 {
 	sb_bucket_conf_t *c = _load_conf();
 
-	if (c && ((_check_conf_nodes(c) != SLURM_SUCCESS) ||
+	if (c && ((_check_conf_names(c) != SLURM_SUCCESS) ||
 		  (_check_conf_base(c) != SLURM_SUCCESS))) {
 		sb_bucket_conf_free(c);
 		c = NULL;

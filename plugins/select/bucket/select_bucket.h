@@ -81,19 +81,44 @@
 #include "will_run.h"
 
 /*
- * slurmctld's own globals. Every Slurm program that loads the select
- * plugins loads this one (sinfo, squeue, srun, slurmd): weak references
- * let them, and there they are NULL and never used (only slurmctld
- * builds buckets). Functions resolve lazily, when slurmctld calls them.
+ * What only slurmctld has, or only libslurmfull exports: weak
+ * references. Every Slurm program that loads the select plugins loads
+ * this one: sinfo, squeue, srun, slurmd, and any program linked with
+ * the public libslurm.so (pyslurm, a site's own client of the API)
+ * that reads jobs or nodes. That library exports only slurm_* names
+ * (sb_slurm.h asks for those); there the data below are NULL and the
+ * functions absent, and only code that runs in slurmctld uses them
+ * (only slurmctld builds buckets). A strong reference to data that a
+ * program lacks fails dlopen() itself, lazy binding or not, and
+ * with it the program ("Can't find plugin for select/bucket");
+ * testsuite/build/b05 checks that every strong one is in libslurm.so.
  */
-extern list_t *job_list __attribute__((weak));
-extern list_t *part_list __attribute__((weak));
-extern list_t *resv_list __attribute__((weak));
-extern time_t last_resv_update __attribute__((weak));
-extern time_t last_job_update __attribute__((weak));
-extern bitstr_t *avail_node_bitmap __attribute__((weak));
-extern bitstr_t *idle_node_bitmap __attribute__((weak));
-extern bitstr_t *SB_POWER_DOWN_BITMAP __attribute__((weak));
+#define SB_WEAK_(x) _Pragma(#x)
+#define SB_WEAK(sym) SB_WEAK_(weak sym)
+/* slurmctld's data */
+SB_WEAK(job_list)
+SB_WEAK(part_list)
+SB_WEAK(resv_list)
+SB_WEAK(last_resv_update)
+SB_WEAK(last_node_update)
+SB_WEAK(last_job_update)
+SB_WEAK(avail_node_bitmap)
+SB_WEAK(idle_node_bitmap)
+SB_WEAK(SB_POWER_DOWN_BITMAP)
+/* libslurmfull's node table */
+SB_WEAK(node_record_count)
+SB_WEAK(node_record_table_ptr)
+SB_WEAK(config_list)
+SB_WEAK(switch_record_cnt)
+/* functions of slurmctld, or of libslurmfull not aliased slurm_* */
+SB_WEAK(bit_and_not)
+SB_WEAK(bitmap2node_name)
+SB_WEAK(find_node_record)
+SB_WEAK(find_part_record)
+SB_WEAK(gres_job_test)
+SB_WEAK(select_type_param_string)
+SB_WEAK(slurm_preemption_enabled)
+SB_WEAK(valid_feature_counts)
 
 /*
  * info() and debug() prefix plugin messages with "select/bucket:
@@ -111,6 +136,13 @@ typedef struct {
 	time_t resv_synced;		/* when the windows were rebuilt */
 	int64_t next_window;		/* earliest reservation start ahead */
 	bool stale;			/* a node's signature changed */
+	/*
+	 * Node configuration changes slurmctld does not tell us of (scontrol
+	 * update NodeName=... Weight=, AvailableFeatures=, Gres=): the
+	 * last_node_update seen, when, and convert_config_sum() then.
+	 */
+	time_t nodes_seen, nodes_seen_at;
+	uint64_t config_sum;
 	/*
 	 * WILL_RUN's plan, kept while the cluster changes: a job that
 	 * starts and a node that changes are marked in plan_dirty
@@ -230,6 +262,17 @@ extern int convert_node(sb_node_t *nd, size_t i, node_record_t *node_ptr,
 extern int convert_nodes(sb_node_t *nodes, size_t n);
 
 /*
+ * A fingerprint of slurmctld's node configuration records (config_list:
+ * each record's address, Weight, CPUs, RealMemory, TmpDisk, Features and
+ * Gres), which 'scontrol update NodeName=...' changes for Weight,
+ * AvailableFeatures and Gres (in place, or splitting a record off for
+ * the nodes updated) without telling the select plugin. Equal sums:
+ * no record changed, but for a 2^-64 chance. A number, not a copy of
+ * the records. O(C) for C records, plus their strings.
+ */
+extern uint64_t convert_config_sum(void);
+
+/*
  * The sb_node_state_t of node @i as slurmctld's bitmaps have it: not in
  * avail_node_bitmap -> down (drained when draining), not idle ->
  * allocated (any job, shared or not), powered down, else idle.
@@ -260,7 +303,9 @@ typedef struct {
  * The facts of the call @t into @bf, under bucket_lock after
  * state_sync(): size, sharing, per-node minimums, time limit, policy
  * and preferences (the job's BUCKET_POLICY and BUCKET_PREFER, read
- * once), backfill's window; what only a job of ours needs (the nodes it
+ * once, bounded, and taken only where bucket.conf lets the jobs of its
+ * partition choose them; a choice ignored is said once per job),
+ * backfill's window; what only a job of ours needs (the nodes it
  * may have, its GRES, the loads, WILL_RUN's plan) on the decision's
  * demand. O(1) plus the feature list; the demand O(B + N / 64) and the
  * plan (state_plan()).
@@ -270,6 +315,15 @@ extern void convert_job_facts(bucket_facts_t *bf, const sb_job_test_t *t);
 /* Free what the demand made (under bucket_lock); @bf's facts stay. */
 extern void convert_job_facts_fini(bucket_facts_t *bf);
 
+/*
+ * The decision could not read @job_ptr's BUCKET_PREFER=@prefer (the
+ * verdict's prefer_err, @err): say so, at info level once per job (as
+ * for a choice its partition does not allow), under DebugFlags=SelectType
+ * at every pass. Under bucket_lock.
+ */
+extern void convert_prefer_ignored(const job_record_t *job_ptr,
+				   const char *prefer, int err);
+
 /* ---- bucket_state.c ---------------------------------------------------- */
 
 /* (Re)build the model from slurmctld's node table and bitmaps. */
@@ -277,10 +331,13 @@ extern int state_build(void);
 extern void state_free(void);
 
 /*
- * Bring the model up to date before a decision: nodes whose bit in
- * avail_node_bitmap, idle_node_bitmap or the powered-down nodes changed since
- * the last call (O(N / 64) word compares plus the changed nodes),
- * reservations (busy-later windows) and the clock.
+ * Bring the model up to date before a decision: nodes whose
+ * configuration slurmctld changed without telling us (when
+ * last_node_update moved, convert_config_sum(): O(C); a node that
+ * differs rebuilds the model), nodes whose bit in avail_node_bitmap,
+ * idle_node_bitmap or the powered-down nodes changed since the last call
+ * (O(N / 64) word compares plus the changed nodes), reservations
+ * (busy-later windows) and the clock.
  */
 extern void state_sync(time_t now);
 

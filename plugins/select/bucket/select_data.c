@@ -32,27 +32,41 @@
 #include "select_data.h"
 
 /*
+ * The bases BaseSelectType may name, by the plugin_id they pack data
+ * with. Slurm's select_plugin_id_to_string() would say it too, but the
+ * public libslurm.so does not export it, and its programs unpack our
+ * data as well (slurm_load_jobs(), slurm_load_node()).
+ */
+static const struct {
+	uint32_t id;
+	const char *type;
+} _bases[] = {
+	{ SELECT_PLUGIN_LINEAR, "select/linear" },
+	{ SELECT_PLUGIN_CONS_TRES, "select/cons_tres" },
+	{ SELECT_PLUGIN_CONS_RES, "select/cons_res" },
+};
+
+/*
  * Make sure the base that packed data with plugin_id @id is loaded:
  * the configured one, or (when this program is not running select/bucket
  * any more, the base was never loaded) the one that packed it.
  */
 static int _base_for(uint32_t id)
 {
-	char *name, *type;
-	int rc;
+	const char *type = NULL;
+	size_t i;
 
 	if (!base_name()) {
-		name = select_plugin_id_to_string((int) id);
-		if (!name) {
+		for (i = 0; !type && (i < ARRAY_SIZE(_bases)); i++)
+			if (_bases[i].id == id)
+				type = _bases[i].type;
+		if (!type) {
 			error(BUCKET_PFX "data packed by an unknown base plugin (plugin_id %u)",
 			      id);
 			return SLURM_ERROR;
 		}
-		type = xstrdup_printf("select/%s", name);
-		rc = base_load_type(type);
-		xfree(type);
-		if (rc != SLURM_SUCCESS)
-			return rc;
+		if (base_load_type(type) != SLURM_SUCCESS)
+			return SLURM_ERROR;
 	}
 	if (*base.plugin_id != id) {
 		error(BUCKET_PFX "data packed over the base plugin with plugin_id %u, but this program runs %s (%u): its bucket.conf (BaseSelectType) or slurm.conf differs from slurmctld's",
@@ -144,9 +158,12 @@ static void _config_pairs(list_t *l)
 				continue;
 			if (!strcmp(line, "NodeName")) {
 				/* "n[1-4] Speed=2" */
-				*eq = '=';
-				_add_pair(l, "NodeSpeed", line +
-					  strlen("NodeName="));
+				_add_pair(l, "NodeSpeed", eq + 1);
+				continue;
+			}
+			if (!strcmp(line, "PartitionName")) {
+				/* "gpu AllowJobPolicies=... AllowJobPreferences=..." */
+				_add_pair(l, "PartitionChoices", eq + 1);
 				continue;
 			}
 			_add_pair(l, line, eq + 1);

@@ -6,14 +6,19 @@
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Both are checked where the job is submitted, each refusal one error
- * line naming the option and the value: a policy that does not exist,
+ * Both are checked where the job is submitted (not by srun inside an
+ * allocation, whose step runs on the job's nodes: it says so in one line
+ * and asks slurmctld nothing), each refusal one error line naming the
+ * option and the value: a policy that does not exist,
  * or (when the submit host can read bucket.conf next to its slurm.conf)
- * one that AllowJobPolicies does not list; a feature list that does not
- * parse, or names a feature no node has (asked of slurmctld). The
- * choices travel to slurmctld in the job control environment as
+ * one that no partition's AllowJobPolicies lists; a feature list that
+ * does not parse, names a feature no node has (asked of slurmctld), or
+ * that no partition's AllowJobPreferences lets order nodes. The choices
+ * travel to slurmctld in the job control environment as
  * BUCKET_POLICY=NAME and BUCKET_PREFER=a,b (sorted), where select/bucket
- * reads them (and checks the policy again: bucket.conf may have changed).
+ * decides, for the partition it tries the job in, what is honoured.
+ * These checks are a courtesy to the user: anyone can set that
+ * environment without this plugin, and only slurmctld's checks count.
  *
  * Public Slurm API only (slurm/spank.h, slurm/slurm.h), plus common/.
  */
@@ -34,7 +39,7 @@
 SPANK_PLUGIN(bucket, 1);
 
 #define OPT SB_BUCKET_CONF_JOB_OPTION
-#define PREFER_OPT "--bucket-prefer"
+#define PREFER_OPT SB_BUCKET_CONF_PREFER_OPTION
 #define POLICY_MAX 32
 
 static char policy[POLICY_MAX] = "";
@@ -57,18 +62,40 @@ static void _conf_path(char *buf, size_t len)
 			 conf);
 }
 
+/*
+ * bucket.conf as the submit host reads it into @path, or NULL: unreadable
+ * here (or in the job's step, @remote), where slurmctld alone decides.
+ */
+static sb_bucket_conf_t *_conf(int remote, char *path, size_t len)
+{
+	char err[SB_BUCKET_CONF_ERRLEN];
+
+	path[0] = '\0';
+	if (remote)
+		return NULL;
+	_conf_path(path, len);
+	return sb_bucket_conf_load(path, err, sizeof(err));
+}
+
+/*
+ * The job srun runs a step of, when it runs inside an allocation
+ * (SLURM_JOB_ID, which salloc and sbatch set for it), else NULL.
+ */
+static const char *_allocation(void)
+{
+	const char *id = getenv("SLURM_JOB_ID");
+
+	if (!id || !*id)
+		id = getenv("SLURM_JOBID");
+	return (id && *id) ? id : NULL;
+}
+
 static int _opt_cb(int val, const char *optarg, int remote)
 {
 	char path[PATH_MAX], err[SB_BUCKET_CONF_ERRLEN];
-	sb_bucket_conf_t *c = NULL;
+	sb_bucket_conf_t *c = _conf(remote, path, sizeof(path));
 	int kind;
 
-	/* Unreadable here (or in the job's step): slurmctld decides. */
-	path[0] = '\0';
-	if (!remote) {
-		_conf_path(path, sizeof(path));
-		c = sb_bucket_conf_load(path, err, sizeof(err));
-	}
 	kind = sb_bucket_conf_job_option(c, path, optarg, err, sizeof(err));
 	sb_bucket_conf_free(c);
 	if (kind < 0) {
@@ -82,15 +109,27 @@ static int _opt_cb(int val, const char *optarg, int remote)
 
 static int _prefer_cb(int val, const char *optarg, int remote)
 {
-	char shown[SB_SHOWN_BUF];
+	char shown[SB_SHOWN_BUF], path[PATH_MAX], err[SB_BUCKET_CONF_ERRLEN];
+	sb_bucket_conf_t *c = _conf(remote, path, sizeof(path));
 	size_t pos = 0;
+	int rc;
 
+	/* srun's step inside an allocation chooses nothing (below) */
+	rc = ((spank_context() == S_CTX_LOCAL) && _allocation()) ? 0 :
+		sb_bucket_conf_prefer_option(c, path, optarg, err,
+					     sizeof(err));
+	sb_bucket_conf_free(c);
+	if (rc < 0) {
+		slurm_error("%s", err);
+		return -1;
+	}
 	sb_request_fini(&prefer);
 	if (sb_request_add_prefer_list(&prefer, optarg, &pos) < 0) {
 		if (errno == E2BIG)
-			slurm_error(PREFER_OPT "=%s: more than %d features",
+			slurm_error(PREFER_OPT "=%s: more than %d features "
+				    "or %d bytes",
 				    sb_shown(shown, sizeof(shown), optarg),
-				    SB_MAX_PREFER);
+				    SB_MAX_PREFER, SB_PREFER_LIST_MAX);
 		else
 			slurm_error(PREFER_OPT "=%s: not a feature list "
 				    "(names joined by ',') at offset %zu",
@@ -194,7 +233,8 @@ static struct spank_option _options[] = {
 	  1, 0, _opt_cb },
 	{ "bucket-prefer", "FEATURE[,FEATURE...]",
 	  "Node features this job prefers but does not require "
-	  "(select/bucket): nodes with more of them come first",
+	  "(select/bucket): nodes with more of them come first, if "
+	  "bucket.conf's AllowJobPreferences allows it",
 	  1, 0, _prefer_cb },
 };
 
@@ -216,10 +256,24 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 {
 	spank_context_t ctx = spank_context();
+	const char *job;
 	spank_err_t rc;
 
 	if ((ctx != S_CTX_ALLOCATOR) && (ctx != S_CTX_LOCAL))
 		return 0;
+	/* a step takes its job's nodes: nothing to choose, nor to check
+	 * against slurmctld's node table */
+	if ((ctx == S_CTX_LOCAL) && (prefer.nprefer || policy[0]) &&
+	    (job = _allocation())) {
+		char shown[SB_SHOWN_BUF];
+
+		slurm_info("%s: a step of job %s runs on the job's nodes; "
+			   "the choice is for a job (sbatch, salloc, or srun "
+			   "outside an allocation)", prefer.nprefer ?
+			   PREFER_OPT : OPT,
+			   sb_shown(shown, sizeof(shown), job));
+		return 0;
+	}
 	if (prefer.nprefer &&
 	    ((_prefer_check() < 0) || (_prefer_pass_on(sp) < 0)))
 		return -1;
