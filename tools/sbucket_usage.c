@@ -104,13 +104,21 @@ int sbucket_getopt(const char *cmd, int argc, char **argv,
 	else if (c == ':')
 		snprintf(what, sizeof(what), "option '%s' needs a value",
 			 sb_shown(shown, sizeof(shown), bad));
-	else if (optopt && !strncmp(bad, "--", 2))
-		snprintf(what, sizeof(what), "option '%.*s' takes no value",
-			 (int) strcspn(bad, "="), sb_shown(shown, sizeof(shown),
-							   bad));
-	else if (optopt)
-		snprintf(what, sizeof(what), "unknown option '-%c'", optopt);
-	else
+	else if (optopt && !strncmp(bad, "--", 2)) {
+		/* the name alone: cut at '=' before it is shown */
+		char name[SB_SHOWN_BUF];
+
+		snprintf(name, sizeof(name), "%.*s", (int) strcspn(bad, "="),
+			 bad);
+		snprintf(what, sizeof(what), "option '%s' takes no value",
+			 sb_shown(shown, sizeof(shown), name));
+	} else if (optopt) {
+		/* a byte of an argument: shown escaped, as any other input */
+		char opt[3] = { '-', (char) optopt, '\0' };
+
+		snprintf(what, sizeof(what), "unknown option '%s'",
+			 sb_shown(shown, sizeof(shown), opt));
+	} else
 		snprintf(what, sizeof(what), "unknown option '%s'",
 			 sb_shown(shown, sizeof(shown), bad));
 	sbucket_cmd_error(cmd, what);

@@ -8,15 +8,18 @@
  * Input:
  *   #!place OPTIONS         optional first line: the subcommand (place
  *                           or backfill) and options; only --NAME=VALUE
- *                           and --noheader are kept
+ *                           and --noheader are kept, none that
+ *                           getopt_long reads as --config
  *   NODES FILE
  *   %%
  *   JOBS FILE
  *   %%                      optional, place only: a bucket.conf
  *   BUCKET.CONF                (--config)
  * Without a "%%" line the whole input is the jobs file, on a fixed
- * cluster. Exit 0: nothing on stderr, the header and one line per job
- * with the subcommand's fields and results. Exit 1 (bad input):
+ * cluster. Exit 0: on stderr only notes of what was ignored
+ * ("sbucket: note: ", one line each), the header and one line per job
+ * with the subcommand's fields and results, or the usage alone (an
+ * option that is -h or abbreviates --help). Exit 1 (bad input):
  * nothing on stdout, one printable line on stderr. Exit 2 (usage):
  * nothing on stdout, the error and a hint. Clusters of more than 2000
  * nodes are skipped: legal, and slow.
@@ -85,6 +88,40 @@ static void _check_lines(const char *out, size_t len, int bars,
 	FUZZ_CHECK(!header || n >= 1);
 }
 
+/*
+ * Whether getopt_long would read @tok as --config (or its -c): the
+ * bucket.conf is the input's own third section, and a path given on the
+ * command line is the user's own, echoed as given.
+ */
+static int _names_config(const char *tok)
+{
+	size_t n;
+
+	if (tok[0] != '-')
+		return 0;
+	if (tok[1] != '-')
+		return strchr(tok + 1, 'c') != NULL;
+	n = strcspn(tok, "=");
+	return n >= 3 && n <= 8 && !strncmp(tok, "--config", n);
+}
+
+/*
+ * A run that succeeds may note on stderr what it ignored (a job's
+ * --bucket-prefer that bucket.conf does not allow): one printable line
+ * each, "sbucket: note: ...".
+ */
+static void _check_notes(const char *err, size_t len)
+{
+	const char *p = err, *nl;
+
+	while (p < err + len) {
+		FUZZ_CHECK((nl = memchr(p, '\n', (size_t) (err + len - p))));
+		FUZZ_CHECK(!strncmp(p, "sbucket: note: ", 15));
+		fuzz_check_one_line(p, (size_t) (nl - p) + 1);
+		p = nl + 1;
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* "base": --base, a job select/bucket hands to its base. */
@@ -123,9 +160,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				  !strcmp(tok, "backfill"))) {
 			backfill = tok[0] == 'b';
 			argv[0] = tok;
-		} else if (argc < ARGS_MAX &&
-			   ((tok[0] == '-' && strchr(tok, '=') &&
-			     strncmp(tok, "--config", 8)) ||
+		} else if (argc < ARGS_MAX && !_names_config(tok) &&
+			   ((tok[0] == '-' && strchr(tok, '=')) ||
 			    !strcmp(tok, "--noheader"))) {
 			header &= strcmp(tok, "--noheader") != 0;
 			argv[argc++] = tok;
@@ -144,8 +180,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rc = backfill ? sbucket_backfill_main(argc, argv)
 		      : sbucket_place_main(argc, argv);
 	fuzz_capture_stop(&cap);
-	if (rc == SBUCKET_EXIT_OK) {
+	if (rc == SBUCKET_EXIT_OK && !strncmp(cap.out ? cap.out : "",
+					      "Usage: sbucket ", 15)) {
+		/* -h, or "--h" (getopt_long's abbreviation of --help),
+		 * among the options: the usage, and nothing else */
 		FUZZ_CHECK(cap.errlen == 0);
+		FUZZ_CHECK(cap.out[cap.outlen - 1] == '\n');
+	} else if (rc == SBUCKET_EXIT_OK) {
+		_check_notes(cap.err, cap.errlen);
 		_check_lines(cap.out, cap.outlen, backfill ? 4 : 3,
 			     backfill ? backfill_results : place_results,
 			     header);
