@@ -18,13 +18,11 @@
 # given). Accuracy is the mean of min(run, x) / max(run, x) (a run of 0
 # counts as 1 s), the symmetric ratio the paper averages: 1 when every
 # prediction was right. Prints a markdown table by basis.
-import calendar
 import glob
 import json
 import os
 import statistics
 import sys
-import time
 
 
 def acc(run, x):
@@ -55,8 +53,8 @@ def main(argv):
     seen = {}
     for p in snaps:
         try:
-            js = json.load(open(p))
-        except ValueError:
+            js = json.load(open(p))["jobs"]	# schema_version 1
+        except (ValueError, KeyError, TypeError):
             continue
         for j in js:
             jid = str(j.get("job_id"))
@@ -64,8 +62,7 @@ def main(argv):
                 continue
             if not j.get("likely_start") or not j.get("likely_end"):
                 continue
-            t = [calendar.timegm(time.strptime(j[k], "%Y-%m-%dT%H:%M:%SZ"))
-                 for k in ("likely_start", "likely_end")]
+            t = [int(j[k]) for k in ("likely_start", "likely_end")]
             b = j.get("likely_basis") or "limit"
             b = ("similar jobs" if "similar jobs" in b else
                  "the user's jobs" if "the user's jobs" in b else "limit")

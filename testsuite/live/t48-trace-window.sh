@@ -86,7 +86,7 @@ _done() { tr_submitted "$SB_DIR/submitted.tsv" && tr_all_done "$SB_DIR/submitted
 if sb_wait_for 60 _waiting && fc_snapshot; then
 	likely=$(python3 -c '
 import json, sys
-print(sum(1 for j in json.load(open(sys.argv[1]))
+print(sum(1 for j in json.load(open(sys.argv[1]))["jobs"]
           if (j.get("likely_basis") or "limit") != "limit"))' \
 		"$SB_DIR/forecast.json")
 	sb_check "the forecast's likely start reads the history (${likely:-0} of ${#KIND[@]} waiting jobs predicted from it)" \
