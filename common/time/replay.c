@@ -110,6 +110,8 @@ void sb_replay_conf_default(sb_replay_conf_t *c)
 	c->bf_window = SB_REPLAY_BF_WINDOW;
 	c->bf_resolution = SB_REPLAY_BF_RESOLUTION;
 	c->bf_max_job_test = SB_REPLAY_BF_MAX_JOB_TEST;
+	c->batch_sched_delay = SB_REPLAY_BATCH_SCHED_DELAY;
+	c->sched_interval = SB_REPLAY_SCHED_INTERVAL;
 	c->prio = SB_REPLAY_FCFS;
 	c->fs_algorithm = SB_FS_FAIR_TREE;
 	c->levels = 4;
@@ -125,7 +127,8 @@ static bool _conf_ok(const sb_replay_conf_t *c)
 	    (unsigned) c->prio > SB_REPLAY_MULTIFACTOR ||
 	    (unsigned) c->predict > SB_REPLAY_PREDICT_SIMILAR2 ||
 	    (unsigned) c->correct > SB_REPLAY_CORRECT_LIMIT ||
-	    c->bf_interval < 0 || c->bf_window < 0 || c->bf_resolution < 0)
+	    c->bf_interval < 0 || c->bf_window < 0 || c->bf_resolution < 0 ||
+	    c->batch_sched_delay < 0 || c->sched_interval < 0)
 		return false;
 	if (c->predict != SB_REPLAY_PREDICT_LIMIT && !c->users)
 		return false;
@@ -249,6 +252,9 @@ sb_replay_t *sb_replay_create(const sb_replay_conf_t *c,
 	r->n = n;
 	r->now = -1;
 	r->bf_at = -1;
+	r->bf_last = INT64_MIN / 2;
+	r->bg_at = -1;
+	r->bg_last = INT64_MIN / 2;
 	r->tick_at = -1;
 	r->resv_at = -1;
 	if (!(r->out = calloc(n, sizeof(*r->out))) ||
@@ -568,10 +574,24 @@ static int64_t _next_time(const struct sb_replay *r)
 		t = r->heap[0].t;
 	if (r->resv_at >= 0 && (t < 0 || r->resv_at < t))
 		t = r->resv_at;
-	if (t < 0)
+	if (t < 0 && !r->nq)
 		return -1;		/* nothing runs, waits or comes */
-	if (r->bf_at >= 0 && r->bf_at < t)
+	/* SLURM: jobs that arrived may wait for the background's pass;
+	 * while nothing runs or waits, its passes and backfill's change
+	 * nothing but when they ran (sb__replay_slurm) */
+	if (r->bg_at >= 0 && r->nq && (t < 0 || r->bg_at < t))
+		t = r->bg_at;
+	if (t < 0)
+		return -1;
+	if (r->bf_at >= 0 && (r->nrun || r->nq) && r->bf_at < t)
 		t = r->bf_at;
+	if (r->c.sched == SB_REPLAY_SLURM && r->c.sched_interval && r->nq) {
+		int64_t p = (r->now / r->c.sched_interval + 1) *
+			r->c.sched_interval;
+
+		if (p < t)
+			t = p;
+	}
 	if (r->tick_at >= 0 && (r->nrun || r->nq) && r->tick_at < t)
 		t = r->tick_at;
 	return t;
@@ -580,6 +600,7 @@ static int64_t _next_time(const struct sb_replay *r)
 static int _step(struct sb_replay *r)
 {
 	bool hole = false, rebuild = false, full = false, moved = false;
+	bool ended = false;
 	bool cons = r->c.sched == SB_REPLAY_CONSERVATIVE;
 	int64_t t = _next_time(r);
 
@@ -587,6 +608,7 @@ static int _step(struct sb_replay *r)
 		return 0;
 	r->now = t;
 	r->narrived = 0;
+	r->prio_changed = false;
 	/* ends, then beliefs run out */
 	while (r->nheap && r->heap[0].t == t) {
 		sb__rev_t ev = _pop(r);
@@ -594,7 +616,7 @@ static int _step(struct sb_replay *r)
 		if (ev.kind == SB__EV_END) {
 			if (_end(r, ev.job, &hole) < 0)
 				return -1;
-			full = true;
+			full = ended = true;
 			continue;
 		}
 		if (r->st[ev.job].state != SB__R_RUNNING)
@@ -641,21 +663,11 @@ static int _step(struct sb_replay *r)
 			}
 		}
 	}
-	if (sb__replay_schedule(r, full, rebuild, hole) < 0)
-		return -1;
 	if (r->c.sched == SB_REPLAY_SLURM) {
-		/* something changed: a backfill pass at the next multiple
-		 * of bf_interval (now, when now is one) */
-		if ((full || r->narrived) && r->bf_at < 0)
-			r->bf_at = (t + r->c.bf_interval - 1) /
-				r->c.bf_interval * r->c.bf_interval;
-		if (r->bf_at == t) {
-			r->bf_at = -1;
-			if (sb__replay_backfill(r) < 0)
-				return -1;
-		}
-		if (!r->nq)
-			r->bf_at = -1;
+		if (sb__replay_slurm(r, ended, r->prio_changed) < 0)
+			return -1;
+	} else if (sb__replay_schedule(r, full, rebuild, hole) < 0) {
+		return -1;
 	}
 	if (r->c.series && _series_point(r) < 0)
 		return -1;

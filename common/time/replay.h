@@ -54,12 +54,26 @@
  *                 When a running job outlives its belief, or the queue's
  *                 order changes, the reservations are made again in
  *                 queue order.
- *   SLURM         Slurm's two schedulers as 'sbucket forecast' models
- *                 them. The main scheduler, at every event, starts jobs
- *                 in queue order and stops at the first that does not
- *                 fit. The backfill scheduler, at multiples of
- *                 bf_interval when something changed since its last pass,
- *                 tests at most bf_max_job_test jobs in queue order: a job
+ *   SLURM         Slurm's two schedulers, when slurmctld (22.05 to
+ *                 24.11) runs them. The main scheduler starts jobs in
+ *                 queue order and stops at the first that does not fit.
+ *                 It runs when a job ends (its epilog completes);
+ *                 for jobs that arrive, in the background thread, at
+ *                 most every batch_sched_delay seconds (the first second
+ *                 at or after the arrival that is batch_sched_delay
+ *                 after the last such pass); and every sched_interval
+ *                 seconds (multiples of it, which count as such passes)
+ *                 whatever happened. A change of the queue's order alone
+ *                 runs none. The backfill scheduler runs when
+ *                 something changed (a job arrived, started or ended, a
+ *                 waiting job's priority changed) since its last pass, at
+ *                 the first second that is bf_interval or more after that
+ *                 pass: bf_interval after it when the change came in
+ *                 between, else at the change (slurmctld's backfill
+ *                 thread sleeps bf_interval after a pass, then looks
+ *                 every second); it runs with no job waiting too, and
+ *                 that pass counts. It tests at most bf_max_job_test
+ *                 jobs in queue order: a job
  *                 that fits now without delaying a reservation of this
  *                 pass starts; one whose earliest start is within
  *                 bf_window gets a reservation for the rest of the pass;
@@ -156,7 +170,9 @@ typedef enum {
 	SB_REPLAY_CORRECT_LIMIT,	/* to the limit at once */
 } sb_replay_correct_t;
 
-/* Slurm's defaults (sched/backfill, 22.05). */
+/* Slurm's defaults (sched/backfill and slurmctld, 22.05 to 24.11). */
+#define SB_REPLAY_BATCH_SCHED_DELAY 3
+#define SB_REPLAY_SCHED_INTERVAL 60
 #define SB_REPLAY_BF_INTERVAL 30
 #define SB_REPLAY_BF_WINDOW 86400
 #define SB_REPLAY_BF_RESOLUTION 60
@@ -183,6 +199,10 @@ typedef struct {
 					 * first */
 	/* SLURM (> 0 each; 0 takes the default above) */
 	int64_t bf_interval, bf_window, bf_resolution;
+	/* SLURM's main scheduler (>= 0 each; the defaults above):
+	 * batch_sched_delay 0 runs a pass at each arrival, sched_interval
+	 * 0 runs no periodic pass */
+	int64_t batch_sched_delay, sched_interval;
 	size_t bf_max_job_test;
 	/* priorities */
 	sb_replay_prio_t prio;

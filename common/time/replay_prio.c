@@ -182,11 +182,17 @@ int sb__replay_prio_pass(struct sb_replay *r, bool *moved)
 	r->nended = 0;
 	r->last_tick = r->now;
 	r->fs_stale = true;
+	r->prio_changed = false;
 	if (!r->nq)
 		return 0;
-	for (i = 0; i < r->nq; i++)
+	for (i = 0; i < r->nq; i++) {
+		uint32_t was = r->st[r->queue[i]].prio;
+
 		if (sb__replay_prio_set(r, r->queue[i]) < 0)
 			return -1;
+		if (r->st[r->queue[i]].prio != was)
+			r->prio_changed = true;
+	}
 	for (i = 1; i < r->nq; i++)
 		if (!sb__replay_before(r, r->queue[i - 1], r->queue[i]))
 			break;

@@ -74,9 +74,17 @@ struct sb_replay {
 	int64_t resv_at;
 	/* SLURM */
 	int64_t bf_at;			/* next backfill pass, -1: none */
+	int64_t bf_last;		/* the last backfill pass */
+	bool bf_change;			/* something changed since */
+	int64_t bg_at;			/* the background's pass for
+					 * arrivals, -1: none due */
+	int64_t bg_last;		/* its last pass */
+	bool bg_ask;			/* jobs arrived since */
 	/* MULTIFACTOR */
 	int64_t tick_at;		/* next priority pass */
 	int64_t last_tick;
+	bool prio_changed;		/* a waiting job's priority changed
+					 * at this step's pass */
 	double factor;			/* per-second decay */
 	size_t nassoc;
 	int *parent;			/* by association id */
@@ -127,6 +135,11 @@ int sb__replay_unreserve(struct sb_replay *r);
 
 /* replay_sched.c: SLURM's backfill pass. 0 or -1. */
 int sb__replay_backfill(struct sb_replay *r);
+
+/* replay_sched.c: SLURM's passes due now, after this step's events
+ * (replay.h): @ended, a job ended; @changed, a waiting job's priority
+ * changed. 0 or -1. */
+int sb__replay_slurm(struct sb_replay *r, bool ended, bool changed);
 
 /* replay_prio.c: set up multifactor from the configuration (the tree's
  * layout and usage). 0 or -1 (EINVAL, ENOMEM). */

@@ -437,6 +437,100 @@ out:
 	return rc;
 }
 
+/* floor(a / b), b > 0 */
+static int64_t _floor_div(int64_t a, int64_t b)
+{
+	return a / b - (a % b < 0);
+}
+
+/*
+ * The background thread's passes before @t, which no step marked: those
+ * every sched_interval (multiples of it) and the one for jobs that
+ * arrived, batch_sched_delay after its last pass (slurmctld's
+ * _slurmctld_background: each clears the request and is the last).
+ */
+static void _bg_until(struct sb_replay *r, int64_t t)
+{
+	int64_t si = r->c.sched_interval;
+
+	for (;;) {
+		int64_t p = SB_TIME_INFINITE, due = SB_TIME_INFINITE, n;
+
+		if (si) {
+			p = (_floor_div(r->bg_last, si) + 1) * si;
+			if (!r->bg_ask) {
+				int64_t q = _floor_div(t - 1, si) * si;
+
+				if (q > p)
+					p = q;
+			}
+		}
+		if (r->bg_ask)
+			due = sb_time_add(r->bg_last, r->c.batch_sched_delay);
+		n = p < due ? p : due;
+		if (n >= t)
+			return;
+		r->bg_last = n;
+		r->bg_ask = false;
+	}
+}
+
+/*
+ * slurmctld's passes due now (replay.h). The main scheduler's: at a job's
+ * end (the epilog's completion calls schedule() at once), and in the
+ * background thread, every sched_interval and, for jobs that arrived
+ * (queue_job_scheduler()), batch_sched_delay after its last pass. Then
+ * backfill's: its thread sleeps bf_interval after a pass, then looks
+ * every second for a change since that pass (its own starts are one).
+ * Passes that fell while nothing ran or waited, which no step marked,
+ * did nothing but count as the last ones.
+ */
+int sb__replay_slurm(struct sb_replay *r, bool ended, bool changed)
+{
+	int64_t t = r->now, si = r->c.sched_interval;
+	size_t waited = r->nq;
+	bool main = ended;
+
+	_bg_until(r, t);
+	if (r->bf_at >= 0 && r->bf_at < t) {
+		r->bf_last = r->bf_at;
+		r->bf_change = false;
+	}
+	if (r->narrived)
+		r->bg_ask = true;
+	if ((si && t % si == 0 && t > r->bg_last) ||
+	    (r->bg_ask &&
+	     t >= sb_time_add(r->bg_last, r->c.batch_sched_delay))) {
+		main = true;
+		r->bg_last = t;
+		r->bg_ask = false;
+	}
+	r->bg_at = r->bg_ask ? sb_time_add(r->bg_last,
+					    r->c.batch_sched_delay) : -1;
+	if (main && _main(r) < 0)
+		return -1;
+	if (ended || changed || r->narrived || r->nq != waited)
+		r->bf_change = true;
+	r->bf_at = -1;
+	if (!r->bf_change)
+		return 0;
+	if (t < sb_time_add(r->bf_last, r->c.bf_interval)) {
+		r->bf_at = sb_time_add(r->bf_last, r->c.bf_interval);
+		return 0;
+	}
+	waited = r->nq;
+	r->bf_last = t;
+	r->bf_change = false;
+	if (r->nq && sb__replay_backfill(r) < 0)
+		return -1;
+	if (r->nq != waited) {
+		/* its own starts: a pass bf_interval later */
+		r->bf_change = true;
+		r->bf_at = sb_time_add(t, r->c.bf_interval);
+	}
+	return 0;
+}
+
 /* ---- the pass ------------------------------------------------------------ */
 
 int sb__replay_schedule(struct sb_replay *r, bool full, bool rebuild,

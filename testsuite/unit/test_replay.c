@@ -270,6 +270,10 @@ typedef struct {
 	int64_t tick_at, last_tick;
 	bool ended_since[MAXJ];
 	double fs[16];
+	bool prio_changed;		/* at the last tick */
+	/* SLURM: slurmctld's background thread and backfill thread */
+	int64_t bg_last, bf_last;
+	bool bg_asked, bf_change;
 } _or_t;
 
 static void _add(int64_t *v, int64_t a, int64_t b, int64_t d)
@@ -448,8 +452,14 @@ static bool _o_tick(_or_t *o, int64_t t)
 	memset(o->ended_since, 0, sizeof(o->ended_since));
 	o->last_tick = t;
 	_o_fairshare(o);
-	for (i = 0; i < o->nq; i++)
+	o->prio_changed = false;
+	for (i = 0; i < o->nq; i++) {
+		uint32_t was = o->prio[o->q[i]];
+
 		_o_prio(o, o->q[i], t);
+		if (o->prio[o->q[i]] != was)
+			o->prio_changed = true;
+	}
 	/* insertion sort, noting any move */
 	for (i = 1; i < o->nq; i++)
 		for (k = i; k > 0 && _before(o, o->q[k], o->q[k - 1]); k--) {
@@ -609,7 +619,6 @@ static void _oracle(_or_t *o, sb_replay_out_t *out)
 	const sb_replay_conf_t *c = o->c;
 	size_t i, done = 0, order[MAXJ], na, arrived[MAXJ];
 	int64_t t;
-	bool bf_due = false;
 
 	/* arrival order: submit, then index */
 	for (i = 0; i < o->n; i++)
@@ -629,9 +638,16 @@ static void _oracle(_or_t *o, sb_replay_out_t *out)
 		o->arr[order[i]] = i;
 	o->tick_at = -1;
 	o->last_tick = -1;
-	for (t = o->jobs[order[0]].submit; done < o->n; t++) {
+	o->bg_last = o->bf_last = -H;
+	SB_REQ(o->n > 0);
+	t = o->jobs[order[0]].submit;
+	/* the background's periodic passes before the first job */
+	if (c->sched_interval)
+		o->bg_last = t / c->sched_interval * c->sched_interval;
+	for (; done < o->n; t++) {
 		bool hole = false, rebuild = false, changed = false, event;
 		bool idle = !o->nrun && !o->nq, arrivals = false;
+		bool ended = false;
 
 		SB_REQ(t < H - 1000);
 		for (i = 0; i < o->n; i++)
@@ -652,7 +668,7 @@ static void _oracle(_or_t *o, sb_replay_out_t *out)
 			o->h_user[o->nh] = o->jobs[i].user;
 			o->h_el[o->nh++] = t - o->start[i];
 			done++;
-			changed = true;
+			changed = ended = true;
 		}
 		/* beliefs that run out */
 		for (i = 0; i < o->n; i++) {
@@ -676,7 +692,8 @@ static void _oracle(_or_t *o, sb_replay_out_t *out)
 		}
 		/* the priority pass: at its time while something runs or
 		 * waits, else at the first event after it */
-		event = changed || arrivals || (bf_due && !(t % c->bf_interval));
+		event = changed || arrivals;
+		o->prio_changed = false;
 		if (c->prio == SB_REPLAY_MULTIFACTOR &&
 		    ((o->tick_at < 0 && event) ||
 		     (!idle && o->tick_at == t) ||
@@ -717,17 +734,39 @@ static void _oracle(_or_t *o, sb_replay_out_t *out)
 		case SB_REPLAY_CONSERVATIVE:
 			_o_conservative(o, t, rebuild, hole, arrived, na);
 			break;
-		case SB_REPLAY_SLURM:
-			_o_main(o, t);
-			if (changed || na)
-				bf_due = true;
-			if (bf_due && !(t % c->bf_interval)) {
-				bf_due = false;
-				_o_backfill(o, t);
+		case SB_REPLAY_SLURM: {
+			/* the main scheduler: at an end; every
+			 * sched_interval; for arrivals, at most every
+			 * batch_sched_delay */
+			bool run_main = ended;
+			size_t before = o->nq;
+
+			if (na)
+				o->bg_asked = true;
+			if ((c->sched_interval && !(t % c->sched_interval)) ||
+			    (o->bg_asked &&
+			     t - o->bg_last >= c->batch_sched_delay)) {
+				/* either pass clears the request */
+				o->bg_last = t;
+				o->bg_asked = false;
+				run_main = true;
 			}
-			if (!o->nq)
-				bf_due = false;
+			if (run_main)
+				_o_main(o, t);
+			/* backfill: a change since its last pass, and
+			 * bf_interval since that pass */
+			if (ended || na || o->prio_changed || o->nq != before)
+				o->bf_change = true;
+			if (o->bf_change && t - o->bf_last >= c->bf_interval) {
+				before = o->nq;
+				o->bf_last = t;
+				o->bf_change = false;
+				_o_backfill(o, t);
+				if (o->nq != before)
+					o->bf_change = true;
+			}
 			break;
+		}
 		}
 	}
 	for (i = 0; i < o->n; i++) {
@@ -790,6 +829,10 @@ static void _random_case(sb_test_rng_t *rng, unsigned long cs,
 	c.bf_resolution = (int64_t[]) { 1, 7, 60 }[sb_test_rng_below(rng,
 								      3)];
 	c.bf_max_job_test = (size_t[]) { 1, 3, 500 }[sb_test_rng_below(rng,
+									3)];
+	c.batch_sched_delay = (int64_t[]) { 0, 1, 3 }[sb_test_rng_below(rng,
+									  3)];
+	c.sched_interval = (int64_t[]) { 0, 7, 60 }[sb_test_rng_below(rng,
 									3)];
 	memset(&o, 0, sizeof(o));
 	if (multifactor) {
@@ -864,13 +907,15 @@ static void _random_case(sb_test_rng_t *rng, unsigned long cs,
 					(long long) want[k].believed);
 			ck_abort_msg("case %lu (%s, units %lld, kill %d, "
 				     "predict %d, sjbf %d, bf %lld/%lld/%lld/"
-				     "%zu): job %zu differs", cs,
-				     sb_replay_sched_name(sched),
+				     "%zu, main %lld/%lld): job %zu differs",
+				     cs, sb_replay_sched_name(sched),
 				     (long long) c.units, c.kill, c.predict,
 				     c.sjbf, (long long) c.bf_interval,
 				     (long long) c.bf_window,
 				     (long long) c.bf_resolution,
-				     c.bf_max_job_test, i);
+				     c.bf_max_job_test,
+				     (long long) c.batch_sched_delay,
+				     (long long) c.sched_interval, i);
 		}
 	}
 	sb_assoc_tree_destroy(c.tree);

@@ -74,9 +74,11 @@ static void _usage(FILE *f)
 "                        'sbucket place' takes them\n"
 "  --scheduler=S         easy (default: one reservation, for the head of\n"
 "                        the queue), conservative (one for every waiting\n"
-"                        job), or slurm (Slurm's main scheduler, and its\n"
-"                        backfill every bf_interval: bf_max_job_test jobs,\n"
-"                        reservations within bf_window)\n"
+"                        job), or slurm (Slurm's main scheduler at a job's\n"
+"                        end, for arrivals at most every batch_sched_delay\n"
+"                        and every sched_interval; its backfill at most\n"
+"                        every bf_interval after a change: bf_max_job_test\n"
+"                        jobs, reservations within bf_window)\n"
 "  --priority=P          fcfs (default: order of arrival) or multifactor\n"
 "                        (Slurm's formula: age, fair share, job size)\n"
 "  --fairshare=ALG       fair_tree (default), level_based or classic: the\n"
@@ -96,7 +98,9 @@ static void _usage(FILE *f)
 "                        (5), PriorityFavorSmall, FairShareDampeningFactor,\n"
 "                        PriorityParameters (priority/bucket's algorithm\n"
 "                        and levels), SchedulerParameters (bf_interval,\n"
-"                        bf_window, bf_resolution, bf_max_job_test)\n"
+"                        bf_window, bf_resolution, bf_max_job_test;\n"
+"                        batch_sched_delay (3) and sched_interval (60),\n"
+"                        when the main scheduler runs)\n"
 "  --predict=WHAT        what the scheduler believes of a run time: limit\n"
 "                        (default: the requested time), user2 (the mean of\n"
 "                        the user's last two runs, capped by the limit:\n"
@@ -225,7 +229,8 @@ static int _sched_params(sbr_conf_t *c, const char *val)
 		if (!eq) {
 			rc = _bad_set("SchedulerParameters", tok,
 				      "want bf_interval=S, bf_window=MIN, "
-				      "bf_resolution=S or bf_max_job_test=N");
+				      "bf_resolution=S, bf_max_job_test=N, "
+				      "batch_sched_delay=S or sched_interval=S");
 			break;
 		}
 		*eq++ = '\0';
@@ -241,19 +246,29 @@ static int _sched_params(sbr_conf_t *c, const char *val)
 		else if (!strcmp(tok, "bf_max_job_test") &&
 			 !sb_decimal_in(eq, 1, 1000000, &x))
 			c->rc.bf_max_job_test = (size_t) x;
+		else if (!strcmp(tok, "batch_sched_delay") &&
+			 !sb_decimal_in(eq, 0, 86400, &x))
+			c->rc.batch_sched_delay = (int64_t) x;
+		else if (!strcmp(tok, "sched_interval") &&
+			 !sb_decimal_in(eq, 0, 86400, &x))
+			c->rc.sched_interval = (int64_t) x;
 		else
-			rc = _bad_set(tok, eq, !strncmp(tok, "bf_", 3) &&
-				      (!strcmp(tok, "bf_interval") ||
-				       !strcmp(tok, "bf_window") ||
-				       !strcmp(tok, "bf_resolution") ||
-				       !strcmp(tok, "bf_max_job_test")) ?
-				      "out of Slurm's range (bf_interval "
-				      "1-10800 s, bf_window 1-43200 min, "
-				      "bf_resolution 1-3600 s, bf_max_job_test "
-				      "1-1000000)" :
+			rc = _bad_set(tok, eq,
+				      !strcmp(tok, "bf_interval") ||
+				      !strcmp(tok, "bf_window") ||
+				      !strcmp(tok, "bf_resolution") ||
+				      !strcmp(tok, "bf_max_job_test") ||
+				      !strcmp(tok, "batch_sched_delay") ||
+				      !strcmp(tok, "sched_interval") ?
+				      "out of range (bf_interval 1-10800 s, "
+				      "bf_window 1-43200 min, bf_resolution "
+				      "1-3600 s, bf_max_job_test 1-1000000, "
+				      "batch_sched_delay and sched_interval "
+				      "0-86400 s)" :
 				      "not a SchedulerParameters option the "
 				      "replay models (bf_interval, bf_window, "
-				      "bf_resolution, bf_max_job_test)");
+				      "bf_resolution, bf_max_job_test, "
+				      "batch_sched_delay, sched_interval)");
 	}
 	free(dup);
 	return rc;

@@ -9,7 +9,8 @@
 # 25.05, 25.11, 26.05). When it names another series than this machine's
 # slurmctld, the script that sourced the harness runs itself again,
 # unchanged, inside the Debian 13 chroot (build-aux/sb-chroot), at source
-# time. A series built from source ('build-aux/slurm-series built':
+# time, with the checkout and the shared logs (../shared/traces)
+# mounted. A series built from source ('build-aux/slurm-series built':
 # 26.05 from Debian's source package, 25.05 and 25.11 from a site's
 # tarball) runs from the prefix build-aux/slurm-build installed it in
 # (SB_SLURM_PREFIX; its bin and sbin go first in PATH), the others from
@@ -64,6 +65,9 @@ _sb_enter_series() {
 		binds+=(--bind "$SB_SLURM_DEPS")
 	[[ ${SB_SLURM_TARBALL:-} == /* ]] && [ -f "$SB_SLURM_TARBALL" ] &&
 		binds+=(--bind "$(dirname "$SB_SLURM_TARBALL")")
+	# and the real logs tests cut windows of (../shared/traces)
+	[ -d "$SB_TOP_SRCDIR/../shared/traces" ] &&
+		binds+=(--bind "$SB_TOP_SRCDIR/../shared/traces")
 	echo "# [$(date +%T)] Slurm $want: running $0 in the chroot ($("$chroot" path))"
 	exec "$chroot" run "${binds[@]}" bash "$(realpath "$0")" "$@"
 }
