@@ -89,7 +89,7 @@ import json, sys
 print(sum(1 for j in json.load(open(sys.argv[1]))["jobs"]
           if (j.get("likely_basis") or "limit") != "limit"))' \
 		"$SB_DIR/forecast.json")
-	sb_check "the forecast's likely start reads the history (${likely:-0} of ${#KIND[@]} waiting jobs predicted from it)" \
+	sb_check "the forecast's likely start reads the history (${likely:-0} jobs of the snapshot predicted from it)" \
 		test "${likely:-0}" -gt 0
 else
 	sb_check "a snapshot of the forecast while jobs wait" false
