@@ -55,6 +55,9 @@ void fuzz_capture_start(fuzz_capture_t *c);
 void fuzz_capture_stop(fuzz_capture_t *c);
 void fuzz_capture_free(fuzz_capture_t *c);
 
+/* Whether the @len bytes at @s are printable ASCII (' ' to '~'). */
+int fuzz_printable(const char *s, size_t len);
+
 /* @s is one line of printable ASCII, not empty, no newline. */
 void fuzz_check_message(const char *s);
 

@@ -62,15 +62,6 @@ static void _check_trace(const sbi_trace_t *t)
 	}
 }
 
-/* Whether @s holds printable ASCII only. */
-static bool _printable_name(const char *s)
-{
-	for (; *s; s++)
-		if (*s < ' ' || *s > '~')
-			return false;
-	return true;
-}
-
 /* The reader alone, and its canonical form. */
 static void _reader(const char *path, sbi_trace_format_t format,
 		    bool skip_bad)
@@ -148,7 +139,7 @@ void fuzz_trace_one(const uint8_t *data, size_t size,
 		 * echoed as given in its errors: only printable names */
 		if (nl > 2 && (!strncmp("--nodes", tok, nl) ||
 			       !strncmp("--tree", tok, nl)) &&
-		    !_printable_name(tok + nl))
+		    !fuzz_printable(tok + nl, strlen(tok + nl)))
 			continue;
 		skip_bad |= !strcmp(tok, "--skip-bad");
 		argv[argc++] = tok;

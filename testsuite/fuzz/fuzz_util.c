@@ -85,7 +85,7 @@ void fuzz_capture_free(fuzz_capture_t *c)
 	free(c->err);
 }
 
-static int _printable(const char *s, size_t len)
+int fuzz_printable(const char *s, size_t len)
 {
 	size_t i;
 
@@ -98,13 +98,13 @@ static int _printable(const char *s, size_t len)
 void fuzz_check_message(const char *s)
 {
 	FUZZ_CHECK(s && *s);
-	FUZZ_CHECK(_printable(s, strlen(s)));
+	FUZZ_CHECK(fuzz_printable(s, strlen(s)));
 }
 
 void fuzz_check_one_line(const char *s, size_t len)
 {
 	FUZZ_CHECK(len > 1 && s[len - 1] == '\n');
-	FUZZ_CHECK(_printable(s, len - 1));
+	FUZZ_CHECK(fuzz_printable(s, len - 1));
 }
 
 void fuzz_check_refused(int rc, const fuzz_capture_t *c)
