@@ -252,7 +252,7 @@ sb_replay_t *sb_replay_create(const sb_replay_conf_t *c,
 	r->n = n;
 	r->now = -1;
 	r->bf_at = -1;
-	r->bf_last = INT64_MIN / 2;
+	r->bf_last = c->bf_last_set ? c->bf_last : INT64_MIN / 2;
 	r->bg_at = -1;
 	r->bg_last = INT64_MIN / 2;
 	r->tick_at = -1;
@@ -265,6 +265,7 @@ sb_replay_t *sb_replay_create(const sb_replay_conf_t *c,
 	    !(r->runpos = malloc(n * sizeof(*r->runpos))) ||
 	    !(r->arrived = malloc(n * sizeof(*r->arrived))) ||
 	    !(r->scratch = malloc(n * sizeof(*r->scratch))) ||
+	    !(r->late_end = malloc(n * sizeof(*r->late_end))) ||
 	    !(r->ended = malloc(n * sizeof(*r->ended))))
 		goto fail;
 	for (i = 0; i < n; i++)
@@ -320,6 +321,7 @@ void sb_replay_destroy(sb_replay_t *r)
 	free(r->runpos);
 	free(r->arrived);
 	free(r->scratch);
+	free(r->late_end);
 	free(r->ended);
 	free(r);
 }
@@ -360,6 +362,7 @@ int sb__replay_start(struct sb_replay *r, size_t j, bool backfilled,
 		return -1;
 	s->res = r->now;
 	s->state = SB__R_RUNNING;
+	s->late = r->in_bf;
 	s->end = r->now + run;
 	r->out[j].start = r->now;
 	r->out[j].killed = killed;
@@ -457,6 +460,31 @@ static int _belief(struct sb_replay *r, size_t j)
 	if (start + est < s->end &&
 	    _push(r, start + est, j, SB__EV_BELIEF) < 0)
 		return -1;
+	return 0;
+}
+
+/*
+ * Late job @j ends now, after this second's passes (sb__rjob_t.late):
+ * until then it holds its units, which its belief, ending now, would
+ * give back to them: it is believed to run a second more.
+ */
+static int _hold_late(struct sb_replay *r, size_t j)
+{
+	sb__rjob_t *s = &r->st[j];
+	int64_t start = r->out[j].start;
+
+	if (start + s->est > r->now)
+		return 0;
+	if (sb_planner_rem_span(r->plan, s->span) < 0)
+		return -1;
+	s->est = r->now + 1 - start;
+	if ((s->span = sb_planner_add_span(r->plan, start, s->est,
+					   r->jobs[j].size)) < 0) {
+		s->span = 0;
+		return -1;
+	}
+	if (r->c.nodes)
+		sb__replay_nodes_belief(r, j);
 	return 0;
 }
 
@@ -608,11 +636,19 @@ static int _step(struct sb_replay *r)
 		return 0;
 	r->now = t;
 	r->narrived = 0;
+	r->nlate = 0;
 	r->prio_changed = false;
 	/* ends, then beliefs run out */
 	while (r->nheap && r->heap[0].t == t) {
 		sb__rev_t ev = _pop(r);
 
+		if (ev.kind == SB__EV_END && r->st[ev.job].late) {
+			/* after this second's passes */
+			if (_hold_late(r, ev.job) < 0)
+				return -1;
+			r->late_end[r->nlate++] = ev.job;
+			continue;
+		}
 		if (ev.kind == SB__EV_END) {
 			if (_end(r, ev.job, &hole) < 0)
 				return -1;
@@ -664,7 +700,14 @@ static int _step(struct sb_replay *r)
 		}
 	}
 	if (r->c.sched == SB_REPLAY_SLURM) {
+		size_t i;
+
 		if (sb__replay_slurm(r, ended, r->prio_changed) < 0)
+			return -1;
+		for (i = 0; i < r->nlate; i++)
+			if (_end(r, r->late_end[i], &hole) < 0)
+				return -1;
+		if (r->nlate && sb__replay_slurm_late(r) < 0)
 			return -1;
 	} else if (sb__replay_schedule(r, full, rebuild, hole) < 0) {
 		return -1;

@@ -21,7 +21,9 @@
  * believed (see "beliefs"); the priority pass (multifactor, every
  * PriorityCalcPeriod); jobs that arrive (in the order given, at their
  * submit time); then one scheduling pass, and at a multiple of
- * bf_interval the backfill pass of the 'slurm' scheduler. A job runs
+ * bf_interval the backfill pass of the 'slurm' scheduler (whose jobs
+ * that a backfill pass started end after these passes: see SLURM
+ * below). A job runs
  * for its run time, or to its limit when that is shorter (killed, as
  * Slurm kills it), unless kill is off; a run time of 0 counts as 1 s.
  *
@@ -72,7 +74,13 @@
  *                 between, else at the change (slurmctld's backfill
  *                 thread sleeps bf_interval after a pass, then looks
  *                 every second); it runs with no job waiting too, and
- *                 that pass counts. It tests at most bf_max_job_test
+ *                 that pass counts. A job a backfill pass started ends
+ *                 after that thread's look in the second it ends (its
+ *                 start came at the pass, its end a launch later: a run
+ *                 of whole bf_intervals ends just after a pass): the
+ *                 pass then does not see it end, the main scheduler
+ *                 does, and backfill looks again the next second. It
+ *                 tests at most bf_max_job_test
  *                 jobs in queue order: a job
  *                 that fits now without delaying a reservation of this
  *                 pass starts; one whose earliest start is within
@@ -204,6 +212,14 @@ typedef struct {
 	 * 0 runs no periodic pass */
 	int64_t batch_sched_delay, sched_interval;
 	size_t bf_max_job_test;
+	/* SLURM: when the backfill thread last ran before the trace's
+	 * first job, seconds from time 0 (negative: before it), if
+	 * bf_last_set; else bf_interval or more before it, so that its
+	 * first pass comes with the first change. A live slurmctld's
+	 * thread runs from its own start, and while jobs wait every
+	 * interval brings a change, so its passes keep that phase. */
+	bool bf_last_set;
+	int64_t bf_last;
 	/* priorities */
 	sb_replay_prio_t prio;
 	/* MULTIFACTOR: the association tree (borrowed; its usage is the

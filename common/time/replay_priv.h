@@ -40,6 +40,9 @@ typedef struct {
 	size_t arrival;			/* rank of arrival: ties */
 	uint32_t prio;			/* multifactor; 0 under FCFS */
 	uint8_t state;
+	bool late;			/* SLURM: a backfill pass started it,
+					 * so its end comes after that
+					 * thread's look in its second */
 } sb__rjob_t;
 
 typedef struct {
@@ -80,6 +83,8 @@ struct sb_replay {
 					 * arrivals, -1: none due */
 	int64_t bg_last;		/* its last pass */
 	bool bg_ask;			/* jobs arrived since */
+	bool in_bf;			/* a backfill pass is starting jobs */
+	size_t *late_end, nlate;	/* this step's ends of late jobs */
 	/* MULTIFACTOR */
 	int64_t tick_at;		/* next priority pass */
 	int64_t last_tick;
@@ -140,6 +145,12 @@ int sb__replay_backfill(struct sb_replay *r);
  * (replay.h): @ended, a job ended; @changed, a waiting job's priority
  * changed. 0 or -1. */
 int sb__replay_slurm(struct sb_replay *r, bool ended, bool changed);
+
+/* replay_sched.c: SLURM, after this step's passes: jobs a backfill pass
+ * started (sb__rjob_t.late) ended now, after the backfill thread looked
+ * this second: the main scheduler runs at their end, backfill at its
+ * next look. 0 or -1. */
+int sb__replay_slurm_late(struct sb_replay *r);
 
 /* replay_prio.c: set up multifactor from the configuration (the tree's
  * layout and usage). 0 or -1 (EINVAL, ENOMEM). */

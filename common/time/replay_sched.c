@@ -394,8 +394,12 @@ int sb__replay_backfill(struct sb_replay *r)
 
 	if (nc > r->c.bf_max_job_test)
 		nc = r->c.bf_max_job_test;
-	if (r->c.nodes)
-		return _backfill_nodes(r, nc);
+	r->in_bf = true;	/* its starts are late (sb__rjob_t) */
+	if (r->c.nodes) {
+		rc = _backfill_nodes(r, nc);
+		r->in_bf = false;
+		return rc;
+	}
 	memcpy(r->scratch, r->queue, nc * sizeof(*r->scratch));
 	for (i = 0; i < nc; i++) {
 		size_t j = r->scratch[i];
@@ -433,6 +437,7 @@ out:
 			rc = -1;
 		s->span = 0;
 	}
+	r->in_bf = false;
 	sb__replay_compact(r);
 	return rc;
 }
@@ -528,6 +533,22 @@ int sb__replay_slurm(struct sb_replay *r, bool ended, bool changed)
 		r->bf_change = true;
 		r->bf_at = sb_time_add(t, r->c.bf_interval);
 	}
+	return 0;
+}
+
+int sb__replay_slurm_late(struct sb_replay *r)
+{
+	int64_t t = r->now;
+
+	if (_main(r) < 0)
+		return -1;
+	r->bf_change = true;
+	if (r->bf_last == t)
+		r->bf_at = sb_time_add(t, r->c.bf_interval);
+	else if (t >= sb_time_add(r->bf_last, r->c.bf_interval))
+		r->bf_at = t + 1;	/* its next look */
+	else
+		r->bf_at = sb_time_add(r->bf_last, r->c.bf_interval);
 	return 0;
 }
 

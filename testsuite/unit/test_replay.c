@@ -274,6 +274,7 @@ typedef struct {
 	/* SLURM: slurmctld's background thread and backfill thread */
 	int64_t bg_last, bf_last;
 	bool bg_asked, bf_change;
+	bool late[MAXJ];		/* a backfill pass started it */
 } _or_t;
 
 static void _add(int64_t *v, int64_t a, int64_t b, int64_t d)
@@ -324,6 +325,7 @@ static void _o_start(_or_t *o, size_t j, int64_t t, bool bf)
 	o->start[j] = t;
 	o->end[j] = t + run;
 	o->bf[j] = bf;
+	o->late[j] = false;
 	o->used += o->jobs[j].size;
 	o->nrun++;
 	_add(o->busy, t, t + o->est[j], o->jobs[j].size);
@@ -600,6 +602,7 @@ static void _o_backfill(_or_t *o, int64_t t)
 
 		if (at == t) {
 			_o_start(o, j, t, ahead);
+			o->late[j] = true;
 			continue;
 		}
 		ahead = true;
@@ -613,11 +616,24 @@ static void _o_backfill(_or_t *o, int64_t t)
 	_o_compact(o);
 }
 
+/* Running job @i ends at @t. */
+static void _o_end(_or_t *o, size_t i, int64_t t)
+{
+	_add(o->busy, o->start[i], o->start[i] + o->est[i],
+	     -o->jobs[i].size);
+	o->state[i] = O_DONE;
+	o->used -= o->jobs[i].size;
+	o->nrun--;
+	o->ended_since[i] = true;
+	o->h_user[o->nh] = o->jobs[i].user;
+	o->h_el[o->nh++] = t - o->start[i];
+}
+
 /* The whole brute-force replay into @out. */
 static void _oracle(_or_t *o, sb_replay_out_t *out)
 {
 	const sb_replay_conf_t *c = o->c;
-	size_t i, done = 0, order[MAXJ], na, arrived[MAXJ];
+	size_t i, done = 0, order[MAXJ], na, arrived[MAXJ], late[MAXJ], nlate;
 	int64_t t;
 
 	/* arrival order: submit, then index */
@@ -639,6 +655,8 @@ static void _oracle(_or_t *o, sb_replay_out_t *out)
 	o->tick_at = -1;
 	o->last_tick = -1;
 	o->bg_last = o->bf_last = -H;
+	if (c->bf_last_set)
+		o->bf_last = c->bf_last;
 	SB_REQ(o->n > 0);
 	t = o->jobs[order[0]].submit;
 	/* the background's periodic passes before the first job */
@@ -653,20 +671,25 @@ static void _oracle(_or_t *o, sb_replay_out_t *out)
 		for (i = 0; i < o->n; i++)
 			if (o->state[i] == O_FUTURE && o->jobs[i].submit == t)
 				arrivals = true;
-		/* ends, in job order: the history's order */
+		/* ends, in job order: the history's order; under SLURM
+		 * a job a backfill pass started ends after this second's
+		 * passes, holding its units until then */
+		nlate = 0;
 		for (i = 0; i < o->n; i++) {
 			if (o->state[i] != O_RUN || o->end[i] != t)
 				continue;
+			if (c->sched == SB_REPLAY_SLURM && o->late[i]) {
+				if (o->start[i] + o->est[i] == t) {
+					_add(o->busy, t, t + 1,
+					     o->jobs[i].size);
+					o->est[i]++;
+				}
+				late[nlate++] = i;
+				continue;
+			}
 			if (o->start[i] + o->est[i] > t)
 				hole = true;
-			_add(o->busy, o->start[i], o->start[i] + o->est[i],
-			     -o->jobs[i].size);
-			o->state[i] = O_DONE;
-			o->used -= o->jobs[i].size;
-			o->nrun--;
-			o->ended_since[i] = true;
-			o->h_user[o->nh] = o->jobs[i].user;
-			o->h_el[o->nh++] = t - o->start[i];
+			_o_end(o, i, t);
 			done++;
 			changed = ended = true;
 		}
@@ -765,6 +788,14 @@ static void _oracle(_or_t *o, sb_replay_out_t *out)
 				if (o->nq != before)
 					o->bf_change = true;
 			}
+			/* the late ends: the main scheduler at their end,
+			 * backfill at its next look */
+			for (i = 0; i < nlate; i++, done++)
+				_o_end(o, late[i], t);
+			if (nlate) {
+				_o_main(o, t);
+				o->bf_change = true;
+			}
 			break;
 		}
 		}
@@ -834,6 +865,11 @@ static void _random_case(sb_test_rng_t *rng, unsigned long cs,
 									  3)];
 	c.sched_interval = (int64_t[]) { 0, 7, 60 }[sb_test_rng_below(rng,
 									3)];
+	/* half the 'slurm' cases: a backfill thread that ran before */
+	if (sched == SB_REPLAY_SLURM && sb_test_rng_below(rng, 2)) {
+		c.bf_last_set = true;
+		c.bf_last = (int64_t) sb_test_rng_range(rng, 0, 80) - 40;
+	}
 	memset(&o, 0, sizeof(o));
 	if (multifactor) {
 		c.prio = SB_REPLAY_MULTIFACTOR;
@@ -907,13 +943,15 @@ static void _random_case(sb_test_rng_t *rng, unsigned long cs,
 					(long long) want[k].believed);
 			ck_abort_msg("case %lu (%s, units %lld, kill %d, "
 				     "predict %d, sjbf %d, bf %lld/%lld/%lld/"
-				     "%zu, main %lld/%lld): job %zu differs",
+				     "%zu, last %lld, main %lld/%lld): job %zu "
+				     "differs",
 				     cs, sb_replay_sched_name(sched),
 				     (long long) c.units, c.kill, c.predict,
 				     c.sjbf, (long long) c.bf_interval,
 				     (long long) c.bf_window,
 				     (long long) c.bf_resolution,
 				     c.bf_max_job_test,
+				     c.bf_last_set ? (long long) c.bf_last : -1LL,
 				     (long long) c.batch_sched_delay,
 				     (long long) c.sched_interval, i);
 		}

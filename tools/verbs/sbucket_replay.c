@@ -101,6 +101,13 @@ static void _usage(FILE *f)
 "                        bf_window, bf_resolution, bf_max_job_test;\n"
 "                        batch_sched_delay (3) and sched_interval (60),\n"
 "                        when the main scheduler runs)\n"
+"  --bf-last=S           slurm: the backfill thread last ran S seconds\n"
+"                        after the trace's time 0 (negative: before it),\n"
+"                        before the first job came; default: bf_interval\n"
+"                        or more before, so that its first pass comes with\n"
+"                        the first job. A live slurmctld's thread runs\n"
+"                        from its own start and keeps that phase while\n"
+"                        jobs wait (bench/trace reads it off the log)\n"
 "  --predict=WHAT        what the scheduler believes of a run time: limit\n"
 "                        (default: the requested time), user2 (the mean of\n"
 "                        the user's last two runs, capped by the limit:\n"
@@ -148,7 +155,7 @@ static void _usage(FILE *f)
 enum {
 	O_PROCS = 256, O_NODES, O_POLICY, O_PRIORITYF, O_BASE, O_CPN, O_SCHED, O_PRIO, O_FS, O_SET, O_TREE, O_PREDICT,
 	O_CORRECT,
-	O_SJBF, O_NO_SJBF, O_KILL, O_NO_KILL, O_DROP, O_JOBS, O_USERS,
+	O_SJBF, O_NO_SJBF, O_KILL, O_NO_KILL, O_DROP, O_JOBS, O_USERS, O_BF_LAST,
 	O_JSON, O_CHART, O_SWF_OUT, O_SKIP_BAD, O_FORMAT,
 };
 
@@ -171,6 +178,7 @@ static const struct option _opts[] = {
 	{ "kill", no_argument, NULL, O_KILL },
 	{ "no-kill", no_argument, NULL, O_NO_KILL },
 	{ "drop-first", required_argument, NULL, O_DROP },
+	{ "bf-last", required_argument, NULL, O_BF_LAST },
 	{ "jobs", no_argument, NULL, O_JOBS },
 	{ "users", no_argument, NULL, O_USERS },
 	{ "json", no_argument, NULL, O_JSON },
@@ -511,6 +519,25 @@ static int _options(int argc, char **argv, sbr_conf_t *c, _global_t *g,
 							   "is not a percentage "
 							   "in [0, 100)");
 			c->drop_first = d;
+			break;
+		}
+		case O_BF_LAST: {
+			char *end;
+			long long v;
+
+			errno = 0;
+			v = strtoll(optarg, &end, 10);
+			/* a year either way: seconds, not a mistyped date */
+			if (errno || end == optarg || *end ||
+			    v < -31536000LL || v > 31536000LL)
+				return sbucket_usage_error(CMD, "--bf-last",
+							   optarg,
+							   "is not a whole "
+							   "number of seconds "
+							   "within a year of "
+							   "time 0");
+			c->rc.bf_last_set = true;
+			c->rc.bf_last = v;
 			break;
 		}
 		case O_JOBS:
@@ -980,6 +1007,9 @@ int sbucket_replay_main(int argc, char **argv)
 		if (c->sjbf && c->sched != SB_REPLAY_EASY)
 			return sbucket_usage_error(CMD, "--sjbf", NULL,
 						   "goes with --scheduler=easy");
+		if (c->bf_last_set && c->sched != SB_REPLAY_SLURM)
+			return sbucket_usage_error(CMD, "--bf-last", NULL,
+						   "goes with --scheduler=slurm");
 		if (c->prio == SB_REPLAY_MULTIFACTOR &&
 		    !g.weights_set[0] && !g.weights_set[i] &&
 		    !c->weight_age && !c->weight_fs && !c->weight_js) {
