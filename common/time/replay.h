@@ -83,7 +83,9 @@
  *                 tests at most bf_max_job_test
  *                 jobs in queue order: a job
  *                 that fits now without delaying a reservation of this
- *                 pass starts; one whose earliest start is within
+ *                 pass (one that begins the second it would end counts:
+ *                 backfill.c tests the reservations that begin at or
+ *                 before a job's end) starts; one whose earliest start is within
  *                 bf_window gets a reservation for the rest of the pass;
  *                 the others none. Reservations cover [start, end)
  *                 rounded down to bf_resolution, at least one step long

@@ -62,9 +62,11 @@ void sb__replay_nodes_fini(struct sb_replay *r)
 	sb_bucket_set_destroy(r->set);
 }
 
-/* The question of waiting job @j now, in @mode (on @plan in WILL_RUN). */
+/* The question of waiting job @j now, in @mode (on @plan in WILL_RUN),
+ * for its believed run plus @longer seconds. */
 static int _decide(struct sb_replay *r, size_t j, sb_select_mode_t mode,
-		   const sb_will_run_t *plan, sb_select_verdict_t *v)
+		   const sb_will_run_t *plan, int64_t longer,
+		   sb_select_verdict_t *v)
 {
 	const sb_replay_job_t *jb = &r->jobs[j];
 	sb_request_t req;
@@ -73,7 +75,7 @@ static int _decide(struct sb_replay *r, size_t j, sb_select_mode_t mode,
 
 	sb_request_init(&req);
 	req.exclusive = true;
-	req.time_limit = r->st[j].est;
+	req.time_limit = sb_time_add(r->st[j].est, longer);
 	if (!sb_request_add_chunk(&req, (uint32_t) jb->size))
 		goto out;
 	sb_select_facts_init(&f);
@@ -105,14 +107,14 @@ out:
 
 /* Ask @mode for @j; OURS: 1 with its nodes (and start), else 0. */
 static int _ask(struct sb_replay *r, size_t j, sb_select_mode_t mode,
-		const sb_will_run_t *plan, int64_t *start,
+		const sb_will_run_t *plan, int64_t longer, int64_t *start,
 		sb_bitmap_t **nodes)
 {
 	sb_select_verdict_t v;
 	int rc = -1;
 
 	*nodes = NULL;
-	if (_decide(r, j, mode, plan, &v) < 0)
+	if (_decide(r, j, mode, plan, longer, &v) < 0)
 		goto out;
 	rc = 0;
 	if (v.action == SB_SELECT_OURS) {
@@ -129,7 +131,7 @@ out:
 
 int sb__replay_nodes_now(struct sb_replay *r, size_t j, sb_bitmap_t **nodes)
 {
-	return _ask(r, j, SB_SELECT_RUN_NOW, NULL, NULL, nodes);
+	return _ask(r, j, SB_SELECT_RUN_NOW, NULL, 0, NULL, nodes);
 }
 
 sb_will_run_t *sb__replay_nodes_plan(struct sb_replay *r)
@@ -138,9 +140,10 @@ sb_will_run_t *sb__replay_nodes_plan(struct sb_replay *r)
 }
 
 int sb__replay_nodes_when(struct sb_replay *r, const sb_will_run_t *plan,
-			  size_t j, int64_t *start, sb_bitmap_t **nodes)
+			  size_t j, int64_t longer, int64_t *start,
+			  sb_bitmap_t **nodes)
 {
-	int rc = _ask(r, j, SB_SELECT_WILL_RUN, plan, start, nodes);
+	int rc = _ask(r, j, SB_SELECT_WILL_RUN, plan, longer, start, nodes);
 
 	return rc < 0 ? -1 : !rc;
 }

@@ -184,7 +184,8 @@ int sb__replay_nodes_now(struct sb_replay *r, size_t j,
 			 sb_bitmap_t **nodes);
 sb_will_run_t *sb__replay_nodes_plan(struct sb_replay *r);
 int sb__replay_nodes_when(struct sb_replay *r, const sb_will_run_t *plan,
-			  size_t j, int64_t *start, sb_bitmap_t **nodes);
+			  size_t j, int64_t longer, int64_t *start,
+			  sb_bitmap_t **nodes);
 int sb__replay_nodes_hold(sb_will_run_t *plan, const sb_bitmap_t *nodes,
 			  int64_t start, int64_t end);
 int sb__replay_nodes_take(struct sb_replay *r, size_t j,

@@ -96,7 +96,7 @@ static int _easy_nodes(struct sb_replay *r, bool full, size_t i, int64_t fr)
 
 	if (!plan)
 		return -1;
-	if ((w = sb__replay_nodes_when(r, plan, head, &at, &nodes)) < 0)
+	if ((w = sb__replay_nodes_when(r, plan, head, 0, &at, &nodes)) < 0)
 		goto out;
 	if (!w && sb__replay_nodes_hold(plan, nodes, at,
 					sb_time_add(at, r->st[head].est)) < 0)
@@ -115,7 +115,7 @@ static int _easy_nodes(struct sb_replay *r, bool full, size_t i, int64_t fr)
 
 		if (r->jobs[j].size > fr)
 			continue;
-		if ((w = sb__replay_nodes_when(r, plan, j, &at, &nodes)) < 0)
+		if ((w = sb__replay_nodes_when(r, plan, j, 0, &at, &nodes)) < 0)
 			goto out;
 		if (w || at != r->now) {
 			sb_bitmap_free(nodes);
@@ -355,7 +355,9 @@ static int _backfill_nodes(struct sb_replay *r, size_t nc)
 		size_t j = r->scratch[i];
 		int64_t at, end;
 
-		if ((w = sb__replay_nodes_when(r, plan, j, &at, &nodes)) < 0)
+		/* one second more: backfill.c's test of a start takes the
+		 * reservations that begin at the job's end too */
+		if ((w = sb__replay_nodes_when(r, plan, j, 1, &at, &nodes)) < 0)
 			goto out;
 		if (!w && at == r->now) {
 			if (_start_planned(r, plan, j, ahead, nodes) < 0) {
@@ -406,7 +408,9 @@ int sb__replay_backfill(struct sb_replay *r)
 		sb__rjob_t *s = &r->st[j];
 		int64_t sz = r->jobs[j].size, at, end;
 
-		if (sb_planner_earliest(r->plan, r->now, s->est, sz, &at) < 0)
+		/* one second more, as on whole nodes (_backfill_nodes) */
+		if (sb_planner_earliest(r->plan, r->now, sb_time_add(s->est, 1),
+					sz, &at) < 0)
 			goto out;
 		if (at == r->now) {
 			if (sb__replay_start(r, j, ahead, NULL) < 0)

@@ -597,7 +597,8 @@ static void _o_backfill(_or_t *o, int64_t t)
 	memcpy(c, o->q, n * sizeof(*c));
 	for (i = 0; i < n; i++) {
 		size_t j = c[i];
-		int64_t at = _earliest(o, extra, false, t, o->est[j],
+		/* one second more: a reservation at its end counts */
+		int64_t at = _earliest(o, extra, false, t, o->est[j] + 1,
 				       o->jobs[j].size), end;
 
 		if (at == t) {
