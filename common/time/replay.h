@@ -74,7 +74,9 @@
  *                 between, else at the change (slurmctld's backfill
  *                 thread sleeps bf_interval after a pass, then looks
  *                 every second); it runs with no job waiting too, and
- *                 that pass counts. A job a backfill pass started ends
+ *                 that pass counts (with bf_last_set, instead, at
+ *                 every second of its grid while jobs wait: see
+ *                 sb_replay_conf_t). A job a backfill pass started ends
  *                 after that thread's look in the second it ends (its
  *                 start came at the pass, its end a launch later: a run
  *                 of whole bf_intervals ends just after a pass): the
@@ -214,12 +216,14 @@ typedef struct {
 	 * 0 runs no periodic pass */
 	int64_t batch_sched_delay, sched_interval;
 	size_t bf_max_job_test;
-	/* SLURM: when the backfill thread last ran before the trace's
-	 * first job, seconds from time 0 (negative: before it), if
-	 * bf_last_set; else bf_interval or more before it, so that its
-	 * first pass comes with the first change. A live slurmctld's
-	 * thread runs from its own start, and while jobs wait every
-	 * interval brings a change, so its passes keep that phase. */
+	/* SLURM, bf_last_set: a live slurmctld's backfill thread, which
+	 * last ran bf_last seconds from time 0 (negative: before it):
+	 * its passes fall on bf_last + k bf_interval, one at each such
+	 * second after bf_last while jobs wait, whatever changed (a live
+	 * daemon's thread runs from its start, and on a busy cluster
+	 * every interval brings it a change: measured, its passes kept
+	 * one phase through whole windows of real logs, bench/RESULTS.md).
+	 * Else the passes of a thread that looks for a change (below). */
 	bool bf_last_set;
 	int64_t bf_last;
 	/* priorities */

@@ -446,6 +446,14 @@ out:
 	return rc;
 }
 
+/* a - b floor(a / b), b > 0: in [0, b) */
+static int64_t _floor_mod(int64_t a, int64_t b)
+{
+	int64_t m = a % b;
+
+	return m < 0 ? m + b : m;
+}
+
 /* floor(a / b), b > 0 */
 static int64_t _floor_div(int64_t a, int64_t b)
 {
@@ -482,6 +490,34 @@ static void _bg_until(struct sb_replay *r, int64_t t)
 		r->bg_last = n;
 		r->bg_ask = false;
 	}
+}
+
+/* The first second after @t on the backfill thread's grid (--bf-last). */
+static int64_t _bf_next(const struct sb_replay *r, int64_t t)
+{
+	int64_t iv = r->c.bf_interval;
+
+	return t + iv - _floor_mod(t - r->c.bf_last, iv);
+}
+
+/*
+ * A live slurmctld's backfill thread (replay.h, bf_last_set): a pass at
+ * every second of its grid while jobs wait, whatever changed.
+ */
+static int _bf_grid(struct sb_replay *r)
+{
+	int64_t t = r->now;
+
+	if (r->nq && t > r->c.bf_last &&
+	    !_floor_mod(t - r->c.bf_last, r->c.bf_interval)) {
+		r->bf_last = t;
+		r->bf_change = false;
+		if (sb__replay_backfill(r) < 0)
+			return -1;
+	}
+	if (r->nq)
+		r->bf_at = _bf_next(r, t);
+	return 0;
 }
 
 /*
@@ -521,6 +557,8 @@ int sb__replay_slurm(struct sb_replay *r, bool ended, bool changed)
 	if (ended || changed || r->narrived || r->nq != waited)
 		r->bf_change = true;
 	r->bf_at = -1;
+	if (r->c.bf_last_set)
+		return _bf_grid(r);
 	if (!r->bf_change)
 		return 0;
 	if (t < sb_time_add(r->bf_last, r->c.bf_interval)) {
@@ -547,7 +585,9 @@ int sb__replay_slurm_late(struct sb_replay *r)
 	if (_main(r) < 0)
 		return -1;
 	r->bf_change = true;
-	if (r->bf_last == t)
+	if (r->c.bf_last_set)
+		r->bf_at = r->nq ? _bf_next(r, t) : -1;
+	else if (r->bf_last == t)
 		r->bf_at = sb_time_add(t, r->c.bf_interval);
 	else if (t >= sb_time_add(r->bf_last, r->c.bf_interval))
 		r->bf_at = t + 1;	/* its next look */

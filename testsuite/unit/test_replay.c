@@ -781,7 +781,15 @@ static void _oracle(_or_t *o, sb_replay_out_t *out)
 			 * bf_interval since that pass */
 			if (ended || na || o->prio_changed || o->nq != before)
 				o->bf_change = true;
-			if (o->bf_change && t - o->bf_last >= c->bf_interval) {
+			if (c->bf_last_set) {
+				/* a live thread: every second of its grid
+				 * while jobs wait */
+				int64_t m = (t - c->bf_last) % c->bf_interval;
+
+				if (o->nq && t > c->bf_last && !m)
+					_o_backfill(o, t);
+			} else if (o->bf_change &&
+				   t - o->bf_last >= c->bf_interval) {
 				before = o->nq;
 				o->bf_last = t;
 				o->bf_change = false;
