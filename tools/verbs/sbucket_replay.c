@@ -999,11 +999,24 @@ int sbucket_replay_main(int argc, char **argv)
 						   "runs on --procs)");
 		if (conf[i].nodes_file && !conf[i].policy)
 			conf[i].policy = DEF_POLICY;
-		if (conf[i].nodes_file &&
-		    sbucket_policy_option(CMD, conf[i].policy,
-					  conf[i].priorityf,
-					  &(sb_policy_t) { 0 }) < 0)
-			return SBUCKET_EXIT_USAGE;
+		if (conf[i].nodes_file) {
+			sb_policy_t pol = { 0 };
+
+			if (sbucket_policy_option(CMD, conf[i].policy,
+						  conf[i].priorityf, &pol) < 0)
+				return SBUCKET_EXIT_USAGE;
+			/* select/bucket leaves a contiguous job's
+			 * reservation (WILL_RUN) to the base, which the
+			 * replay does not model */
+			if (pol.kind == SB_POLICY_CONTIGUOUS)
+				return sbucket_usage_error(CMD, "--policy",
+							   conf[i].policy,
+							   "cannot be replayed: "
+							   "select/bucket leaves "
+							   "a waiting contiguous "
+							   "job's reservation to "
+							   "the base plugin");
+		}
 
 		if (c->sjbf && c->sched != SB_REPLAY_EASY)
 			return sbucket_usage_error(CMD, "--sjbf", NULL,
