@@ -252,7 +252,7 @@ sb_replay_t *sb_replay_create(const sb_replay_conf_t *c,
 	r->n = n;
 	r->now = -1;
 	r->bf_at = -1;
-	r->bf_last = c->bf_last_set ? c->bf_last : INT64_MIN / 2;
+	r->bf_last = INT64_MIN / 2;
 	r->bg_at = -1;
 	r->bg_last = INT64_MIN / 2;
 	r->tick_at = -1;
@@ -427,6 +427,25 @@ static int _end(struct sb_replay *r, size_t j, bool *hole)
 	return 0;
 }
 
+/* Running job @j is believed to run @est from its start: its span in the
+ * planner, and its nodes' believed end, follow. */
+static int _rebelieve(struct sb_replay *r, size_t j, int64_t est)
+{
+	sb__rjob_t *s = &r->st[j];
+
+	if (sb_planner_rem_span(r->plan, s->span) < 0)
+		return -1;
+	if ((s->span = sb_planner_add_span(r->plan, r->out[j].start, est,
+					   r->jobs[j].size)) < 0) {
+		s->span = 0;
+		return -1;
+	}
+	s->est = est;
+	if (r->c.nodes)
+		sb__replay_nodes_belief(r, j);
+	return 0;
+}
+
 /* Running job @j outlived its belief: raise it (see replay.h). */
 static int _belief(struct sb_replay *r, size_t j)
 {
@@ -447,16 +466,8 @@ static int _belief(struct sb_replay *r, size_t j)
 
 		est = ran + (ran > PAST_LIMIT_STEP ? ran : PAST_LIMIT_STEP);
 	}
-	if (sb_planner_rem_span(r->plan, s->span) < 0)
+	if (_rebelieve(r, j, est) < 0)
 		return -1;
-	if ((s->span = sb_planner_add_span(r->plan, start, est,
-					   jb->size)) < 0) {
-		s->span = 0;
-		return -1;
-	}
-	s->est = est;
-	if (r->c.nodes)
-		sb__replay_nodes_belief(r, j);
 	if (start + est < s->end &&
 	    _push(r, start + est, j, SB__EV_BELIEF) < 0)
 		return -1;
@@ -470,22 +481,11 @@ static int _belief(struct sb_replay *r, size_t j)
  */
 static int _hold_late(struct sb_replay *r, size_t j)
 {
-	sb__rjob_t *s = &r->st[j];
 	int64_t start = r->out[j].start;
 
-	if (start + s->est > r->now)
+	if (start + r->st[j].est > r->now)
 		return 0;
-	if (sb_planner_rem_span(r->plan, s->span) < 0)
-		return -1;
-	s->est = r->now + 1 - start;
-	if ((s->span = sb_planner_add_span(r->plan, start, s->est,
-					   r->jobs[j].size)) < 0) {
-		s->span = 0;
-		return -1;
-	}
-	if (r->c.nodes)
-		sb__replay_nodes_belief(r, j);
-	return 0;
+	return _rebelieve(r, j, r->now + 1 - start);
 }
 
 /* What the scheduler believes of arriving job @j's run time. */

@@ -446,18 +446,16 @@ out:
 	return rc;
 }
 
-/* a - b floor(a / b), b > 0: in [0, b) */
-static int64_t _floor_mod(int64_t a, int64_t b)
-{
-	int64_t m = a % b;
-
-	return m < 0 ? m + b : m;
-}
-
 /* floor(a / b), b > 0 */
 static int64_t _floor_div(int64_t a, int64_t b)
 {
 	return a / b - (a % b < 0);
+}
+
+/* a - b floor(a / b), b > 0: in [0, b) */
+static int64_t _floor_mod(int64_t a, int64_t b)
+{
+	return a - b * _floor_div(a, b);
 }
 
 /*
@@ -502,19 +500,18 @@ static int64_t _bf_next(const struct sb_replay *r, int64_t t)
 
 /*
  * A live slurmctld's backfill thread (replay.h, bf_last_set): a pass at
- * every second of its grid while jobs wait, whatever changed.
+ * every second of its grid while jobs wait, whatever changed. The grid
+ * is the configuration's: bf_last and bf_change, which the other thread
+ * keeps, are not read.
  */
 static int _bf_grid(struct sb_replay *r)
 {
 	int64_t t = r->now;
 
 	if (r->nq && t > r->c.bf_last &&
-	    !_floor_mod(t - r->c.bf_last, r->c.bf_interval)) {
-		r->bf_last = t;
-		r->bf_change = false;
-		if (sb__replay_backfill(r) < 0)
-			return -1;
-	}
+	    !_floor_mod(t - r->c.bf_last, r->c.bf_interval) &&
+	    sb__replay_backfill(r) < 0)
+		return -1;
 	if (r->nq)
 		r->bf_at = _bf_next(r, t);
 	return 0;
