@@ -656,8 +656,6 @@ static void _oracle(_or_t *o, sb_replay_out_t *out)
 	o->tick_at = -1;
 	o->last_tick = -1;
 	o->bg_last = o->bf_last = -H;
-	if (c->bf_last_set)
-		o->bf_last = c->bf_last;
 	SB_REQ(o->n > 0);
 	t = o->jobs[order[0]].submit;
 	/* the background's periodic passes before the first job */

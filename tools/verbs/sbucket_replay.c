@@ -523,14 +523,11 @@ static int _options(int argc, char **argv, sbr_conf_t *c, _global_t *g,
 			break;
 		}
 		case O_BF_LAST: {
-			char *end;
-			long long v;
+			bool neg = optarg[0] == '-';
 
-			errno = 0;
-			v = strtoll(optarg, &end, 10);
-			/* a year either way: seconds, not a mistyped date */
-			if (errno || end == optarg || *end ||
-			    v < -31536000LL || v > 31536000LL)
+			/* digits as every number (decimal.h), and a sign;
+			 * a year either way: seconds, not a mistyped date */
+			if (sb_decimal_in(optarg + neg, 0, 31536000, &x) < 0)
 				return sbucket_usage_error(CMD, "--bf-last",
 							   optarg,
 							   "is not a whole "
@@ -538,7 +535,7 @@ static int _options(int argc, char **argv, sbr_conf_t *c, _global_t *g,
 							   "within a year of "
 							   "time 0");
 			c->rc.bf_last_set = true;
-			c->rc.bf_last = v;
+			c->rc.bf_last = neg ? -(int64_t) x : (int64_t) x;
 			break;
 		}
 		case O_JOBS:
