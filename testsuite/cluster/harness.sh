@@ -70,6 +70,8 @@
 #   sb_nodes_back [SECONDS]           wait until every node answers again
 #                                     (after sb_ctld_start, before a test
 #                                     that expects given nodes)
+#   sb_nodes_idle [SECONDS]           wait until every node is idle (none
+#                                     still completing a job of before)
 #   sb_restart_all [SECONDS]          stop slurmctld and every slurmd, start
 #                                     them again (as a SelectType change
 #                                     needs); fails unless every node is back

@@ -93,15 +93,15 @@ _bad_conf_restart() {
 	sb_check "... and stays small (RSS $(_rss_kb) kB < 500 MB)" \
 		test "$(_rss_kb)" -lt 512000
 	sb_check "... and every node is idle again (none still completing a job of before)" \
-		sb_wait_for 30 _all_idle
+		sb_nodes_idle 30
 	sb_check_eq "... FASTEST and r3's speed hold again: one node -> r3" r3 \
 		_place_fastest
 }
 
-# A job cancelled just before the restart may still be completing in the
-# state slurmctld saved (CI, 2 cores under load: its node comes back
-# COMPLETING, and FASTEST rightly takes another one).
-_all_idle() { [ -z "$(sinfo -h -N -o %t | grep -vx idle)" ]; }
+# (Every node idle first: a job cancelled just before the restart may
+# still be completing in the state slurmctld saved; on CI, 2 cores under
+# load, its node would come back COMPLETING, and FASTEST rightly take
+# another one.)
 # _place -N1, and what each node's state was when it is not r3
 _place_fastest() {
 	local n

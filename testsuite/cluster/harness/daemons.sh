@@ -481,6 +481,11 @@ sb_nodes_back() {
 	sb_wait_for "${1:-30}" _sb_all_back
 }
 
+# Every node idle, as the cluster's start waits for (_sb_all_idle).
+sb_nodes_idle() {
+	sb_wait_for "${1:-30}" _sb_all_idle
+}
+
 # ---- restarts and upgrades --------------------------------------------------------
 sb_restart_all() {
 	local secs=${1:-60}
