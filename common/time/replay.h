@@ -40,6 +40,24 @@
  * conservative's compression moves single reservations, which a WILL_RUN
  * plan keeps as windows of nodes.
  *
+ * select/linear. With c->select SB_REPLAY_SELECT_LINEAR (whole nodes,
+ * SLURM only) the nodes are placed as select/linear places them
+ * (linear_pick.h), and the backfill pass is backfill.c's own: a map of
+ * node bitmaps over time (records from now, rounded down to
+ * bf_resolution on slurmctld's clock, see bf_clock, to the end of
+ * bf_window) that each reservation takes its nodes out of, from its
+ * start to its end, both rounded down to bf_resolution (at least one
+ * bf_resolution long); each job tested gets the nodes no record
+ * between its start and its end (start + limit, that second included)
+ * holds out, and select/linear's will-run on them (its running jobs'
+ * believed ends, in order of end, each one's nodes added until
+ * linear_pick finds the job's count: its start is that end); when the
+ * answer lies after the end of the first record in its way whose
+ * successor frees nodes, or its nodes overlap a reservation once
+ * rounded, the test is made again from there (backfill.c's TRY_LATER).
+ * Running jobs are not in the map (bf_running_job_reserve off): only
+ * the will-run sees them.
+ *
  * Schedulers (all in priority order: the queue's order, see below):
  *   EASY          the jobs at the head of the queue start while they fit;
  *                 the first that does not gets a reservation at its
@@ -166,6 +184,12 @@ typedef enum {
 	SB_REPLAY_SLURM,
 } sb_replay_sched_t;
 
+/* Whole nodes: whose choice places them. */
+typedef enum {
+	SB_REPLAY_SELECT_BUCKET,	/* select/bucket's decision */
+	SB_REPLAY_SELECT_LINEAR,	/* select/linear alone (see the top) */
+} sb_replay_select_t;
+
 typedef enum {
 	SB_REPLAY_FCFS,
 	SB_REPLAY_MULTIFACTOR,
@@ -251,6 +275,14 @@ typedef struct {
 	size_t nnodes;
 	const sb_policy_t *policy;
 	bool base_cons;
+	/* whole nodes: select/bucket (policy and base_cons read) or
+	 * select/linear (SLURM only; neither read) */
+	sb_replay_select_t select;
+	/* SB_REPLAY_SELECT_LINEAR: slurmctld's clock at time 0, modulo
+	 * bf_resolution (any value; the wall clock's seconds since the
+	 * epoch will do): backfill.c rounds its map's times down to
+	 * multiples of bf_resolution on that clock, not on the log's */
+	int64_t bf_clock;
 	/* users by index: the predictor's keys */
 	const char *const *users;
 	size_t nusers;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linear_pick.h"
 #include "replay.h"
 #include "replay_priv.h"
 #include "sb_time.h"
@@ -26,9 +27,13 @@ int sb__replay_nodes_init(struct sb_replay *r)
 {
 	size_t i;
 
-	if (!r->c.nodes || !r->c.policy || !r->c.nnodes ||
+	bool linear = r->c.select == SB_REPLAY_SELECT_LINEAR;
+
+	if (!r->c.nodes || (!linear && !r->c.policy) || !r->c.nnodes ||
 	    (int64_t) r->c.nnodes != r->c.units ||
-	    r->c.sched == SB_REPLAY_CONSERVATIVE) {
+	    (unsigned) r->c.select > SB_REPLAY_SELECT_LINEAR ||
+	    r->c.sched == SB_REPLAY_CONSERVATIVE ||
+	    (linear && r->c.sched != SB_REPLAY_SLURM)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -42,12 +47,27 @@ int sb__replay_nodes_init(struct sb_replay *r)
 		}
 	}
 	if (!(r->until = calloc(r->c.nnodes, sizeof(*r->until))) ||
-	    !(r->jnodes = calloc(r->n, sizeof(*r->jnodes))) ||
-	    !(r->set = sb_bucket_set_create(r->c.nodes, r->c.nnodes, 0))) {
+	    !(r->jnodes = calloc(r->n, sizeof(*r->jnodes)))) {
 		errno = ENOMEM;
 		return -1;
 	}
-	return 0;
+	if (!linear) {
+		if (!(r->set = sb_bucket_set_create(r->c.nodes, r->c.nnodes,
+						    0))) {
+			errno = ENOMEM;
+			return -1;
+		}
+		return 0;
+	}
+	if (!(r->usable = sb_bitmap_alloc(r->c.nnodes)) ||
+	    !(r->idle = sb_bitmap_alloc(r->c.nnodes))) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (i = 0; i < r->c.nnodes; i++)
+		if (r->c.nodes[i].state == SB_NODE_IDLE)
+			sb_bitmap_set(r->usable, i);
+	return sb_bitmap_copy(r->idle, r->usable);
 }
 
 void sb__replay_nodes_fini(struct sb_replay *r)
@@ -60,6 +80,8 @@ void sb__replay_nodes_fini(struct sb_replay *r)
 	free(r->jnodes);
 	free(r->until);
 	sb_bucket_set_destroy(r->set);
+	sb_bitmap_free(r->usable);
+	sb_bitmap_free(r->idle);
 }
 
 /* The question of waiting job @j now, in @mode (on @plan in WILL_RUN),
@@ -129,9 +151,96 @@ out:
 	return rc;
 }
 
+/* select/linear's pick of job @j's count on @avail: 1 with the nodes,
+ * 0 none, -1. */
+static int _linear_pick(struct sb_replay *r, const sb_bitmap_t *avail,
+			size_t j, sb_bitmap_t **nodes)
+{
+	sb_bitmap_t *out = sb_bitmap_alloc(r->c.nnodes);
+	int rc;
+
+	*nodes = NULL;
+	if (!out)
+		return -1;
+	rc = sb_linear_pick(avail, (size_t) r->jobs[j].size, out);
+	if (rc == 1)
+		*nodes = out;
+	else
+		sb_bitmap_free(out);
+	return rc;
+}
+
 int sb__replay_nodes_now(struct sb_replay *r, size_t j, sb_bitmap_t **nodes)
 {
+	if (r->c.select == SB_REPLAY_SELECT_LINEAR)
+		return _linear_pick(r, r->idle, j, nodes);
 	return _ask(r, j, SB_SELECT_RUN_NOW, NULL, 0, NULL, nodes);
+}
+
+/* qsort has no context: the replay of the one sort. */
+static const struct sb_replay *_end_r;
+
+/* Running jobs by believed end, then by start, then by index. */
+static int _by_end(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *) pa, b = *(const size_t *) pb;
+	const struct sb_replay *r = _end_r;
+	int64_t ea = sb_time_add(r->out[a].start, r->st[a].est);
+	int64_t eb = sb_time_add(r->out[b].start, r->st[b].est);
+
+	if (ea != eb)
+		return ea < eb ? -1 : 1;
+	if (r->out[a].start != r->out[b].start)
+		return r->out[a].start < r->out[b].start ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+int sb__replay_linear_when(struct sb_replay *r, const sb_bitmap_t *avail,
+			   size_t j, int64_t *start, sb_bitmap_t **nodes)
+{
+	sb_bitmap_t *room = NULL;
+	size_t *ends = NULL, k;
+	int rc = -1, got;
+
+	*nodes = NULL;
+	if (!(room = sb_bitmap_dup(r->idle)) ||
+	    sb_bitmap_and(room, avail) < 0)
+		goto out;
+	if ((got = _linear_pick(r, room, j, nodes)) != 0) {
+		*start = r->now;
+		rc = got < 0 ? -1 : 0;
+		goto out;
+	}
+	if (r->nrun && !(ends = malloc(r->nrun * sizeof(*ends))))
+		goto out;
+	if (r->nrun)
+		memcpy(ends, r->run, r->nrun * sizeof(*ends));
+	_end_r = r;
+	qsort(ends, r->nrun, sizeof(*ends), _by_end);
+	rc = 1;
+	for (k = 0; k < r->nrun; k++) {
+		size_t o = ends[k];
+		int64_t end = sb_time_add(r->out[o].start, r->st[o].est);
+
+		if (sb_bitmap_or(room, r->jnodes[o]) < 0 ||
+		    sb_bitmap_and(room, avail) < 0) {
+			rc = -1;
+			break;
+		}
+		if ((got = _linear_pick(r, room, j, nodes)) < 0) {
+			rc = -1;
+			break;
+		}
+		if (got) {
+			*start = end <= r->now ? r->now + 1 : end;
+			rc = 0;
+			break;
+		}
+	}
+out:
+	free(ends);
+	sb_bitmap_free(room);
+	return rc;
 }
 
 sb_will_run_t *sb__replay_nodes_plan(struct sb_replay *r)
@@ -168,6 +277,9 @@ static int _node(struct sb_replay *r, size_t i, bool busy, int64_t until)
 	n->state = busy ? SB_NODE_ALLOCATED : SB_NODE_IDLE;
 	n->run_jobs = busy ? 1 : 0;
 	r->until[i] = until;
+	if (!r->set)
+		return busy ? sb_bitmap_clear(r->idle, i) :
+			      sb_bitmap_set(r->idle, i);
 	return sb_bucket_set_update(r->set, i);
 }
 
@@ -245,6 +357,11 @@ int sb__replay_nodes_check(const struct sb_replay *r)
 	}
 	for (i = 0; i < r->n; i++)
 		if (r->jnodes[i] && r->st[i].state != SB__R_RUNNING)
+			goto broken;
+	/* select/linear: idle is usable but the running jobs' nodes */
+	for (i = 0; r->idle && i < r->c.nnodes; i++)
+		if (sb_bitmap_test(r->idle, i) !=
+		    (sb_bitmap_test(r->usable, i) && !sb_bitmap_test(seen, i)))
 			goto broken;
 	rc = 0;
 	goto out;

@@ -103,6 +103,9 @@ struct sb_replay {
 	sb_bucket_set_t *set;
 	int64_t *until;			/* by node: believed end, 0 idle */
 	sb_bitmap_t **jnodes;		/* by job: its nodes while it runs */
+	/* select/linear: the nodes jobs may use (IDLE at the start), and
+	 * those of them idle now */
+	sb_bitmap_t *usable, *idle;
 	/* series */
 	sb_replay_series_t series;
 	size_t capseries;
@@ -193,5 +196,17 @@ int sb__replay_nodes_take(struct sb_replay *r, size_t j,
 int sb__replay_nodes_release(struct sb_replay *r, size_t j);
 void sb__replay_nodes_belief(struct sb_replay *r, size_t j);
 int sb__replay_nodes_check(const struct sb_replay *r);
+
+/* replay_nodes.c, select/linear: its will-run for waiting job @j on the
+ * nodes @avail (the running jobs' believed ends in order, their nodes
+ * added until linear_pick finds the job's count): 0 with the start (now,
+ * or the end that made room; now + 1 for an end already past) and the
+ * nodes, 1 never, -1 (errno). O(R log R + R n). */
+int sb__replay_linear_when(struct sb_replay *r, const sb_bitmap_t *avail,
+			   size_t j, int64_t *start, sb_bitmap_t **nodes);
+
+/* replay_bfmap.c: SLURM's backfill pass under select/linear (replay.h)
+ * over the first @nc jobs of the queue. 0 or -1. */
+int sb__replay_backfill_map(struct sb_replay *r, size_t nc);
 
 #endif /* SB_REPLAY_PRIV_H */

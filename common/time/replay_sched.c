@@ -398,7 +398,8 @@ int sb__replay_backfill(struct sb_replay *r)
 		nc = r->c.bf_max_job_test;
 	r->in_bf = true;	/* its starts are late (sb__rjob_t) */
 	if (r->c.nodes) {
-		rc = _backfill_nodes(r, nc);
+		rc = r->c.select == SB_REPLAY_SELECT_LINEAR ?
+		     sb__replay_backfill_map(r, nc) : _backfill_nodes(r, nc);
 		r->in_bf = false;
 		return rc;
 	}

@@ -72,6 +72,16 @@ static void _usage(FILE *f)
 "                        with --nodes: the allocation policy (default\n"
 "                        FIRSTAVAILABLE) and the base (default linear), as\n"
 "                        'sbucket place' takes them\n"
+"  --select=bucket|linear\n"
+"                        with --nodes: whose choice places the nodes:\n"
+"                        select/bucket's decision (default), or\n"
+"                        select/linear alone (--scheduler=slurm; its\n"
+"                        best fit over runs of consecutive nodes, and\n"
+"                        backfill.c's map of reserved nodes)\n"
+"  --bf-clock=S          with --select=linear: slurmctld's clock at the\n"
+"                        trace's time 0, in seconds (the epoch's will do;\n"
+"                        default 0): backfill rounds its reservations\n"
+"                        down to bf_resolution on that clock\n"
 "  --scheduler=S         easy (default: one reservation, for the head of\n"
 "                        the queue), conservative (one for every waiting\n"
 "                        job), or slurm (Slurm's main scheduler at a job's\n"
@@ -157,6 +167,7 @@ enum {
 	O_PROCS = 256, O_NODES, O_POLICY, O_PRIORITYF, O_BASE, O_CPN, O_SCHED, O_PRIO, O_FS, O_SET, O_TREE, O_PREDICT,
 	O_CORRECT,
 	O_SJBF, O_NO_SJBF, O_KILL, O_NO_KILL, O_DROP, O_JOBS, O_USERS, O_BF_LAST,
+	O_SELECT, O_BF_CLOCK,
 	O_JSON, O_CHART, O_SWF_OUT, O_SKIP_BAD, O_FORMAT,
 };
 
@@ -166,6 +177,8 @@ static const struct option _opts[] = {
 	{ "policy", required_argument, NULL, O_POLICY },
 	{ "priorityf", required_argument, NULL, O_PRIORITYF },
 	{ "base", required_argument, NULL, O_BASE },
+	{ "select", required_argument, NULL, O_SELECT },
+	{ "bf-clock", required_argument, NULL, O_BF_CLOCK },
 	{ "cpus-per-node", required_argument, NULL, O_CPN },
 	{ "scheduler", required_argument, NULL, O_SCHED },
 	{ "priority", required_argument, NULL, O_PRIO },
@@ -435,7 +448,30 @@ static int _options(int argc, char **argv, sbr_conf_t *c, _global_t *g,
 		case O_PRIORITYF:
 			c->priorityf = optarg;
 			break;
+		case O_SELECT:
+			if (!strcmp(optarg, "bucket") ||
+			    !strcmp(optarg, "select/bucket"))
+				c->rc.select = SB_REPLAY_SELECT_BUCKET;
+			else if (!strcmp(optarg, "linear") ||
+				 !strcmp(optarg, "select/linear"))
+				c->rc.select = SB_REPLAY_SELECT_LINEAR;
+			else
+				return sbucket_usage_error(CMD, "--select",
+							   optarg, "want bucket "
+							   "or linear");
+			break;
+		case O_BF_CLOCK:
+			/* the epoch's seconds, up to the year 33,658 */
+			if (sb_decimal_in(optarg, 0, 999999999999LL, &x) < 0)
+				return sbucket_usage_error(CMD, "--bf-clock",
+							   optarg,
+							   "is not a whole "
+							   "number of seconds");
+			c->rc.bf_clock = (int64_t) x;
+			c->bf_clock_set = true;
+			break;
 		case O_BASE:
+			c->base_set = true;
 			if (!strcmp(optarg, "linear") ||
 			    !strcmp(optarg, "select/linear"))
 				c->rc.base_cons = false;
@@ -770,7 +806,8 @@ static int _machine(sbr_run_t *r, sb_replay_conf_t *rc, int64_t *units)
 			r->c->nodes_file);
 		return -1;
 	}
-	if (sbucket_policy_option(CMD, r->c->policy, r->c->priorityf,
+	if (rc->select != SB_REPLAY_SELECT_LINEAR &&
+	    sbucket_policy_option(CMD, r->c->policy, r->c->priorityf,
 				  &r->pol) < 0)
 		return -1;
 	r->cpn = r->c->cpus_per_node;
@@ -994,9 +1031,37 @@ int sbucket_replay_main(int argc, char **argv)
 						   "goes with --scheduler=easy "
 						   "or slurm (conservative "
 						   "runs on --procs)");
-		if (conf[i].nodes_file && !conf[i].policy)
+		if (c->select == SB_REPLAY_SELECT_LINEAR) {
+			const char *o = !conf[i].nodes_file ? "--nodes" :
+					c->sched != SB_REPLAY_SLURM ?
+					"--scheduler" : conf[i].policy ?
+					"--policy" : conf[i].priorityf ?
+					"--priorityf" : conf[i].base_set ?
+					"--base" : NULL;
+
+			if (o)
+				return sbucket_usage_error(CMD, "--select",
+							   "linear", !strcmp(o,
+							   "--nodes") ?
+							   "goes with --nodes" :
+							   !strcmp(o,
+							   "--scheduler") ?
+							   "goes with "
+							   "--scheduler=slurm" :
+							   "does not take "
+							   "select/bucket's "
+							   "--policy, "
+							   "--priorityf or "
+							   "--base");
+		} else if (conf[i].bf_clock_set) {
+			return sbucket_usage_error(CMD, "--bf-clock", NULL,
+						   "goes with --select=linear");
+		}
+		if (conf[i].nodes_file && !conf[i].policy &&
+		    c->select != SB_REPLAY_SELECT_LINEAR)
 			conf[i].policy = DEF_POLICY;
-		if (conf[i].nodes_file) {
+		if (conf[i].nodes_file &&
+		    c->select != SB_REPLAY_SELECT_LINEAR) {
 			sb_policy_t pol = { 0 };
 
 			if (sbucket_policy_option(CMD, conf[i].policy,

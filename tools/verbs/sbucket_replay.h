@@ -31,6 +31,8 @@ typedef struct {
 	/* --nodes: whole nodes of a nodes file (NULL: units) */
 	const char *nodes_file;
 	const char *policy, *priorityf;	/* --policy, --priorityf */
+	bool base_set;			/* --base given */
+	bool bf_clock_set;		/* --bf-clock given */
 	int64_t cpus_per_node;		/* 0: the fewest CPUs of a node */
 } sbr_conf_t;
 

@@ -79,7 +79,11 @@ static void _conf(const sbr_run_t *r, char *buf, size_t len)
 				       c->bf_max_job_test ?
 				       c->bf_max_job_test :
 				       (size_t) SB_REPLAY_BF_MAX_JOB_TEST);
-	if (r->c->nodes_file && n < len)
+	if (r->c->nodes_file && n < len &&
+	    c->select == SB_REPLAY_SELECT_LINEAR)
+		n += (size_t) snprintf(buf + n, len - n, " on whole nodes "
+				       "(select/linear)");
+	else if (r->c->nodes_file && n < len)
 		n += (size_t) snprintf(buf + n, len - n, " on whole nodes (%s, "
 				       "select/bucket over %s)",
 				       sb_policy_name(r->pol.kind),
