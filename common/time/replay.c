@@ -614,8 +614,7 @@ static int64_t _next_time(const struct sb_replay *r)
 	if (r->bf_at >= 0 && (r->nrun || r->nq) && r->bf_at < t)
 		t = r->bf_at;
 	if (r->c.sched == SB_REPLAY_SLURM && r->c.sched_interval && r->nq) {
-		int64_t p = (r->now / r->c.sched_interval + 1) *
-			r->c.sched_interval;
+		int64_t p = sb__replay_periodic_after(r, r->now);
 
 		if (p < t)
 			t = p;

@@ -77,14 +77,17 @@
  *   SLURM         Slurm's two schedulers, when slurmctld (22.05 to
  *                 24.11) runs them. The main scheduler starts jobs in
  *                 queue order and stops at the first that does not fit.
- *                 It runs when a job ends (its epilog completes);
- *                 for jobs that arrive, in the background thread, at
- *                 most every batch_sched_delay seconds (the first second
- *                 at or after the arrival that is batch_sched_delay
- *                 after the last such pass); and every sched_interval
- *                 seconds (multiples of it, which count as such passes)
- *                 whatever happened. A change of the queue's order alone
- *                 runs none. The backfill scheduler runs when
+ *                 It runs in slurmctld's background thread: for jobs
+ *                 that arrive or end (each asks it for a pass), at most
+ *                 every batch_sched_delay seconds (the first second at
+ *                 or after the request that is batch_sched_delay after
+ *                 the last such pass); and every sched_interval seconds
+ *                 (multiples of it, or from sched_last: see
+ *                 sb_replay_conf_t; they count as such passes) whatever
+ *                 happened. A change of the queue's order alone runs
+ *                 none (measured with SlurmctldDebug=debug: no pass
+ *                 came at an epilog's completion, every one at the
+ *                 thread's one-second look, bench/RESULTS.md). The backfill scheduler runs when
  *                 something changed (a job arrived, started or ended, a
  *                 waiting job's priority changed) since its last pass, at
  *                 the first second that is bf_interval or more after that
@@ -98,8 +101,9 @@
  *                 after that thread's look in the second it ends (its
  *                 start came at the pass, its end a launch later: a run
  *                 of whole bf_intervals ends just after a pass): the
- *                 pass then does not see it end, the main scheduler
- *                 does, and backfill looks again the next second. It
+ *                 pass then does not see it end, the background thread
+ *                 is asked for a pass, and backfill looks again the
+ *                 next second. It
  *                 tests at most bf_max_job_test
  *                 jobs in queue order: a job
  *                 that fits now without delaying a reservation of this
@@ -250,6 +254,14 @@ typedef struct {
 	 * Else the passes of a thread that looks for a change (below). */
 	bool bf_last_set;
 	int64_t bf_last;
+	/* SLURM, sched_last_set: the background thread's periodic pass
+	 * (every sched_interval) last ran sched_last seconds from time 0
+	 * (negative: before it): its passes fall on sched_last + k
+	 * sched_interval, as a live daemon's thread counts them from its
+	 * own start (measured: bench/RESULTS.md); else on multiples of
+	 * sched_interval */
+	bool sched_last_set;
+	int64_t sched_last;
 	/* priorities */
 	sb_replay_prio_t prio;
 	/* MULTIFACTOR: the association tree (borrowed; its usage is the

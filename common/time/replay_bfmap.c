@@ -212,8 +212,9 @@ static int _map_avail(const struct sb_replay *r, const _map_t *m,
  * One job's test (backfill.c, from TRY_LATER to its reservation): 1
  * started now, 0 not (reserved or not), -1.
  */
-static int _test(struct sb_replay *r, _map_t *m, size_t j, bool ahead,
-		 sb_bitmap_t *avail, sb_bitmap_t *scratch)
+static int _test(struct sb_replay *r, _map_t *m, sb_will_run_t *plan,
+		 size_t j, bool ahead, sb_bitmap_t *avail,
+		 sb_bitmap_t *scratch)
 {
 	int64_t est = r->st[j].est, later = r->now, guard;
 	sb_bitmap_t *nodes = NULL;
@@ -228,8 +229,11 @@ static int _test(struct sb_replay *r, _map_t *m, size_t j, bool ahead,
 			goto out;
 		if (sb_bitmap_count(avail) < (size_t) r->jobs[j].size)
 			w = 1;
-		else if ((w = sb__replay_linear_when(r, avail, j, &start,
-						     &nodes)) < 0)
+		else if ((w = plan ?
+			  sb__replay_nodes_when_on(r, plan, avail, j, &start,
+						   &nodes) :
+			  sb__replay_linear_when(r, avail, j, &start,
+						 &nodes)) < 0)
 			goto out;
 		if (w) {
 			if (later > from)
@@ -244,6 +248,12 @@ static int _test(struct sb_replay *r, _map_t *m, size_t j, bool ahead,
 				nodes = NULL;
 				goto out;
 			}
+			/* select/bucket's plan holds it until its belief */
+			if (plan && sb__replay_nodes_hold(plan, r->jnodes[j],
+							  r->now,
+							  sb_time_add(r->now,
+								      est)) < 0)
+				return -1;
 			return 1;
 		}
 		if (later > from && start > later) {
@@ -283,6 +293,7 @@ int sb__replay_backfill_map(struct sb_replay *r, size_t nc)
 	sb_bitmap_t *avail = sb_bitmap_alloc(r->c.nnodes);
 	sb_bitmap_t *scratch = sb_bitmap_alloc(r->c.nnodes);
 	bool ahead = false;
+	sb_will_run_t *plan = NULL;
 	_map_t m;
 	size_t i;
 	int rc = -1, s;
@@ -293,9 +304,13 @@ int sb__replay_backfill_map(struct sb_replay *r, size_t nc)
 		errno = ENOMEM;
 		return -1;
 	}
+	/* select/bucket's WILL_RUN reads a plan of the running jobs */
+	if (r->c.select == SB_REPLAY_SELECT_BUCKET &&
+	    !(plan = sb__replay_nodes_plan(r)))
+		goto out;
 	memcpy(r->scratch, r->queue, nc * sizeof(*r->scratch));
 	for (i = 0; i < nc; i++) {
-		if ((s = _test(r, &m, r->scratch[i], ahead, avail,
+		if ((s = _test(r, &m, plan, r->scratch[i], ahead, avail,
 			       scratch)) < 0)
 			goto out;
 		if (!s)
@@ -303,6 +318,7 @@ int sb__replay_backfill_map(struct sb_replay *r, size_t nc)
 	}
 	rc = 0;
 out:
+	sb_will_run_destroy(plan);
 	_map_fini(&m);
 	sb_bitmap_free(avail);
 	sb_bitmap_free(scratch);

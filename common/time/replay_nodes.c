@@ -51,6 +51,13 @@ int sb__replay_nodes_init(struct sb_replay *r)
 		errno = ENOMEM;
 		return -1;
 	}
+	if (!(r->usable = sb_bitmap_alloc(r->c.nnodes))) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (i = 0; i < r->c.nnodes; i++)
+		if (r->c.nodes[i].state == SB_NODE_IDLE)
+			sb_bitmap_set(r->usable, i);
 	if (!linear) {
 		if (!(r->set = sb_bucket_set_create(r->c.nodes, r->c.nnodes,
 						    0))) {
@@ -59,15 +66,11 @@ int sb__replay_nodes_init(struct sb_replay *r)
 		}
 		return 0;
 	}
-	if (!(r->usable = sb_bitmap_alloc(r->c.nnodes)) ||
-	    !(r->idle = sb_bitmap_alloc(r->c.nnodes))) {
+	if (!(r->idle = sb_bitmap_dup(r->usable))) {
 		errno = ENOMEM;
 		return -1;
 	}
-	for (i = 0; i < r->c.nnodes; i++)
-		if (r->c.nodes[i].state == SB_NODE_IDLE)
-			sb_bitmap_set(r->usable, i);
-	return sb_bitmap_copy(r->idle, r->usable);
+	return 0;
 }
 
 void sb__replay_nodes_fini(struct sb_replay *r)
@@ -87,8 +90,8 @@ void sb__replay_nodes_fini(struct sb_replay *r)
 /* The question of waiting job @j now, in @mode (on @plan in WILL_RUN),
  * for its believed run plus @longer seconds. */
 static int _decide(struct sb_replay *r, size_t j, sb_select_mode_t mode,
-		   const sb_will_run_t *plan, int64_t longer,
-		   sb_select_verdict_t *v)
+		   const sb_will_run_t *plan, const sb_bitmap_t *allowed,
+		   int64_t longer, sb_select_verdict_t *v)
 {
 	const sb_replay_job_t *jb = &r->jobs[j];
 	sb_request_t req;
@@ -108,6 +111,7 @@ static int _decide(struct sb_replay *r, size_t j, sb_select_mode_t mode,
 	f.base.share.base_cons = r->c.base_cons;
 	f.base.share.part_no = true;	/* Slurm's OverSubscribe default */
 	f.plan = plan;
+	f.allowed = allowed;
 	if (sb_bucket_set_set_now(r->set, r->now) < 0 ||
 	    sb_select_decide(r->set, &f, mode, v) < 0)
 		goto out;
@@ -129,14 +133,14 @@ out:
 
 /* Ask @mode for @j; OURS: 1 with its nodes (and start), else 0. */
 static int _ask(struct sb_replay *r, size_t j, sb_select_mode_t mode,
-		const sb_will_run_t *plan, int64_t longer, int64_t *start,
-		sb_bitmap_t **nodes)
+		const sb_will_run_t *plan, const sb_bitmap_t *allowed,
+		int64_t longer, int64_t *start, sb_bitmap_t **nodes)
 {
 	sb_select_verdict_t v;
 	int rc = -1;
 
 	*nodes = NULL;
-	if (_decide(r, j, mode, plan, longer, &v) < 0)
+	if (_decide(r, j, mode, plan, allowed, longer, &v) < 0)
 		goto out;
 	rc = 0;
 	if (v.action == SB_SELECT_OURS) {
@@ -174,7 +178,7 @@ int sb__replay_nodes_now(struct sb_replay *r, size_t j, sb_bitmap_t **nodes)
 {
 	if (r->c.select == SB_REPLAY_SELECT_LINEAR)
 		return _linear_pick(r, r->idle, j, nodes);
-	return _ask(r, j, SB_SELECT_RUN_NOW, NULL, 0, NULL, nodes);
+	return _ask(r, j, SB_SELECT_RUN_NOW, NULL, NULL, 0, NULL, nodes);
 }
 
 /* qsort has no context: the replay of the one sort. */
@@ -252,7 +256,17 @@ int sb__replay_nodes_when(struct sb_replay *r, const sb_will_run_t *plan,
 			  size_t j, int64_t longer, int64_t *start,
 			  sb_bitmap_t **nodes)
 {
-	int rc = _ask(r, j, SB_SELECT_WILL_RUN, plan, longer, start, nodes);
+	int rc = _ask(r, j, SB_SELECT_WILL_RUN, plan, NULL, longer, start,
+		      nodes);
+
+	return rc < 0 ? -1 : !rc;
+}
+
+int sb__replay_nodes_when_on(struct sb_replay *r, const sb_will_run_t *plan,
+			     const sb_bitmap_t *avail, size_t j,
+			     int64_t *start, sb_bitmap_t **nodes)
+{
+	int rc = _ask(r, j, SB_SELECT_WILL_RUN, plan, avail, 0, start, nodes);
 
 	return rc < 0 ? -1 : !rc;
 }

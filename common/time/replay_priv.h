@@ -149,6 +149,11 @@ int sb__replay_backfill(struct sb_replay *r);
  * changed. 0 or -1. */
 int sb__replay_slurm(struct sb_replay *r, bool ended, bool changed);
 
+/* replay_sched.c: SLURM's first periodic pass of the main scheduler
+ * after @t (sched_interval > 0; on multiples of it, or from
+ * sched_last). O(1). */
+int64_t sb__replay_periodic_after(const struct sb_replay *r, int64_t t);
+
 /* replay_sched.c: SLURM, after this step's passes: jobs a backfill pass
  * started (sb__rjob_t.late) ended now, after the backfill thread looked
  * this second: the main scheduler runs at their end, backfill at its
@@ -196,6 +201,13 @@ int sb__replay_nodes_take(struct sb_replay *r, size_t j,
 int sb__replay_nodes_release(struct sb_replay *r, size_t j);
 void sb__replay_nodes_belief(struct sb_replay *r, size_t j);
 int sb__replay_nodes_check(const struct sb_replay *r);
+
+/* replay_nodes.c: select/bucket's WILL_RUN on @plan for waiting job @j,
+ * on the nodes @avail alone (backfill.c's map, replay_bfmap.c): as
+ * sb__replay_nodes_when(). */
+int sb__replay_nodes_when_on(struct sb_replay *r, const sb_will_run_t *plan,
+			     const sb_bitmap_t *avail, size_t j,
+			     int64_t *start, sb_bitmap_t **nodes);
 
 /* replay_nodes.c, select/linear: its will-run for waiting job @j on the
  * nodes @avail (the running jobs' believed ends in order, their nodes

@@ -459,9 +459,22 @@ static int64_t _floor_mod(int64_t a, int64_t b)
 	return a - b * _floor_div(a, b);
 }
 
+/* The periodic passes' phase: sched_last, or 0 (multiples). */
+static int64_t _si_phase(const struct sb_replay *r)
+{
+	return r->c.sched_last_set ? r->c.sched_last : 0;
+}
+
+int64_t sb__replay_periodic_after(const struct sb_replay *r, int64_t t)
+{
+	int64_t si = r->c.sched_interval, o = _si_phase(r);
+
+	return o + (_floor_div(t - o, si) + 1) * si;
+}
+
 /*
  * The background thread's passes before @t, which no step marked: those
- * every sched_interval (multiples of it) and the one for jobs that
+ * every sched_interval (on its phase) and the one for jobs that
  * arrived, batch_sched_delay after its last pass (slurmctld's
  * _slurmctld_background: each clears the request and is the last).
  */
@@ -473,9 +486,11 @@ static void _bg_until(struct sb_replay *r, int64_t t)
 		int64_t p = SB_TIME_INFINITE, due = SB_TIME_INFINITE, n;
 
 		if (si) {
-			p = (_floor_div(r->bg_last, si) + 1) * si;
+			int64_t o = _si_phase(r);
+
+			p = sb__replay_periodic_after(r, r->bg_last);
 			if (!r->bg_ask) {
-				int64_t q = _floor_div(t - 1, si) * si;
+				int64_t q = o + _floor_div(t - 1 - o, si) * si;
 
 				if (q > p)
 					p = q;
@@ -519,34 +534,57 @@ static int _bf_grid(struct sb_replay *r)
 }
 
 /*
- * slurmctld's passes due now (replay.h). The main scheduler's: at a job's
- * end (the epilog's completion calls schedule() at once), and in the
- * background thread, every sched_interval and, for jobs that arrived
- * (queue_job_scheduler()), batch_sched_delay after its last pass. Then
- * backfill's: its thread sleeps bf_interval after a pass, then looks
- * every second for a change since that pass (its own starts are one).
- * Passes that fell while nothing ran or waited, which no step marked,
- * did nothing but count as the last ones.
+ * The background thread's pass for a request (an arrival's or an end's,
+ * queue_job_scheduler()): now when its last pass was batch_sched_delay
+ * or more ago, else at that second. 1: it runs now (the caller runs the
+ * main scheduler), 0 not yet.
+ */
+static bool _bg_request(struct sb_replay *r)
+{
+	int64_t t = r->now;
+	bool now = false;
+
+	r->bg_ask = true;
+	if (t >= sb_time_add(r->bg_last, r->c.batch_sched_delay)) {
+		r->bg_last = t;
+		r->bg_ask = false;
+		now = true;
+	}
+	r->bg_at = r->bg_ask ? sb_time_add(r->bg_last,
+					    r->c.batch_sched_delay) : -1;
+	return now;
+}
+
+/*
+ * slurmctld's passes due now (replay.h). The main scheduler's, all in
+ * the background thread: every sched_interval (on its phase), and for
+ * jobs that arrived or ended (both call queue_job_scheduler(); no
+ * epilog's completion ran one in the logs of bench/RESULTS.md)
+ * batch_sched_delay after its last pass. Then backfill's: its thread
+ * sleeps bf_interval after a pass, then looks every second for a change
+ * since that pass (its own starts are one). Passes that fell while
+ * nothing ran or waited, which no step marked, did nothing but count as
+ * the last ones.
  */
 int sb__replay_slurm(struct sb_replay *r, bool ended, bool changed)
 {
 	int64_t t = r->now, si = r->c.sched_interval;
 	size_t waited = r->nq;
-	bool main = ended;
+	bool main = false;
 
 	_bg_until(r, t);
 	if (r->bf_at >= 0 && r->bf_at < t) {
 		r->bf_last = r->bf_at;
 		r->bf_change = false;
 	}
-	if (r->narrived)
-		r->bg_ask = true;
-	if ((si && t % si == 0 && t > r->bg_last) ||
-	    (r->bg_ask &&
-	     t >= sb_time_add(r->bg_last, r->c.batch_sched_delay))) {
+	if (si && !_floor_mod(t - _si_phase(r), si) && t > r->bg_last) {
+		/* the periodic pass answers the requests too */
 		main = true;
 		r->bg_last = t;
 		r->bg_ask = false;
+		r->bg_at = -1;
+	} else if (r->narrived || ended || r->bg_ask) {
+		main = _bg_request(r);
 	}
 	r->bg_at = r->bg_ask ? sb_time_add(r->bg_last,
 					    r->c.batch_sched_delay) : -1;
@@ -580,7 +618,9 @@ int sb__replay_slurm_late(struct sb_replay *r)
 {
 	int64_t t = r->now;
 
-	if (_main(r) < 0)
+	/* their ends ask the background thread for a pass, after any it
+	 * ran this second */
+	if (_bg_request(r) && _main(r) < 0)
 		return -1;
 	r->bf_change = true;
 	if (r->c.bf_last_set)

@@ -115,6 +115,10 @@ args=$(tr_replay_args)
 last=$(python3 "$SB_TOP_SRCDIR/bench/trace/bf-last.py" \
 	"$SB_DIR/log/slurmctld.log" "$SB_DIR/real.tsv" "$TR_CUT/window.swf" "$BF")
 [ -n "$last" ] && args="$args --bf-last=$last"
+# and its background thread's periodic passes (bench/trace/main-last.py)
+sl=$(python3 "$SB_TOP_SRCDIR/bench/trace/main-last.py" \
+	"$SB_DIR/log/slurmctld.log" "$TR_T0")
+[ -n "$sl" ] && args="$args --main-last=$sl"
 sb_say "sbucket replay $args"
 # shellcheck disable=SC2086
 "$SBUCKET" replay $args --json "$TR_CUT/window.swf" >"$SB_DIR/replay.json" \

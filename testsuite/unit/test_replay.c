@@ -576,6 +576,20 @@ static void _o_conservative(_or_t *o, int64_t t, bool rebuild, bool hole,
 	_o_compact(o);
 }
 
+/* a - b floor(a / b), b > 0, the oracle's own */
+static int64_t _o_mod(int64_t a, int64_t b)
+{
+	int64_t m = a % b;
+
+	return m < 0 ? m + b : m;
+}
+
+/* The background's periodic passes fall on this plus multiples. */
+static int64_t _o_phase(const sb_replay_conf_t *c)
+{
+	return c->sched_last_set ? c->sched_last : 0;
+}
+
 static void _o_main(_or_t *o, int64_t t)
 {
 	size_t i = 0;
@@ -660,7 +674,7 @@ static void _oracle(_or_t *o, sb_replay_out_t *out)
 	t = o->jobs[order[0]].submit;
 	/* the background's periodic passes before the first job */
 	if (c->sched_interval)
-		o->bg_last = t / c->sched_interval * c->sched_interval;
+		o->bg_last = t - _o_mod(t - _o_phase(c), c->sched_interval);
 	for (; done < o->n; t++) {
 		bool hole = false, rebuild = false, changed = false, event;
 		bool idle = !o->nrun && !o->nq, arrivals = false;
@@ -757,15 +771,16 @@ static void _oracle(_or_t *o, sb_replay_out_t *out)
 			_o_conservative(o, t, rebuild, hole, arrived, na);
 			break;
 		case SB_REPLAY_SLURM: {
-			/* the main scheduler: at an end; every
-			 * sched_interval; for arrivals, at most every
+			/* the main scheduler: every sched_interval; for
+			 * arrivals and ends, at most every
 			 * batch_sched_delay */
-			bool run_main = ended;
+			bool run_main = false;
 			size_t before = o->nq;
 
-			if (na)
+			if (na || ended)
 				o->bg_asked = true;
-			if ((c->sched_interval && !(t % c->sched_interval)) ||
+			if ((c->sched_interval &&
+			     !_o_mod(t - _o_phase(c), c->sched_interval)) ||
 			    (o->bg_asked &&
 			     t - o->bg_last >= c->batch_sched_delay)) {
 				/* either pass clears the request */
@@ -795,12 +810,18 @@ static void _oracle(_or_t *o, sb_replay_out_t *out)
 				if (o->nq != before)
 					o->bf_change = true;
 			}
-			/* the late ends: the main scheduler at their end,
-			 * backfill at its next look */
+			/* the late ends: a request of the main scheduler
+			 * after this second's pass, backfill at its next
+			 * look */
 			for (i = 0; i < nlate; i++, done++)
 				_o_end(o, late[i], t);
 			if (nlate) {
-				_o_main(o, t);
+				o->bg_asked = true;
+				if (t - o->bg_last >= c->batch_sched_delay) {
+					o->bg_last = t;
+					o->bg_asked = false;
+					_o_main(o, t);
+				}
 				o->bf_change = true;
 			}
 			break;
@@ -872,10 +893,15 @@ static void _random_case(sb_test_rng_t *rng, unsigned long cs,
 									  3)];
 	c.sched_interval = (int64_t[]) { 0, 7, 60 }[sb_test_rng_below(rng,
 									3)];
-	/* half the 'slurm' cases: a backfill thread that ran before */
+	/* half the 'slurm' cases: a backfill thread that ran before;
+	 * independently, a background thread on its own phase */
 	if (sched == SB_REPLAY_SLURM && sb_test_rng_below(rng, 2)) {
 		c.bf_last_set = true;
 		c.bf_last = (int64_t) sb_test_rng_range(rng, 0, 80) - 40;
+	}
+	if (sched == SB_REPLAY_SLURM && sb_test_rng_below(rng, 2)) {
+		c.sched_last_set = true;
+		c.sched_last = (int64_t) sb_test_rng_range(rng, 0, 200) - 100;
 	}
 	memset(&o, 0, sizeof(o));
 	if (multifactor) {
@@ -950,8 +976,8 @@ static void _random_case(sb_test_rng_t *rng, unsigned long cs,
 					(long long) want[k].believed);
 			ck_abort_msg("case %lu (%s, units %lld, kill %d, "
 				     "predict %d, sjbf %d, bf %lld/%lld/%lld/"
-				     "%zu, last %lld, main %lld/%lld): job %zu "
-				     "differs",
+				     "%zu, last %lld, main %lld/%lld from "
+				     "%lld): job %zu differs",
 				     cs, sb_replay_sched_name(sched),
 				     (long long) c.units, c.kill, c.predict,
 				     c.sjbf, (long long) c.bf_interval,
@@ -960,7 +986,9 @@ static void _random_case(sb_test_rng_t *rng, unsigned long cs,
 				     c.bf_max_job_test,
 				     c.bf_last_set ? (long long) c.bf_last : -1LL,
 				     (long long) c.batch_sched_delay,
-				     (long long) c.sched_interval, i);
+				     (long long) c.sched_interval,
+				     c.sched_last_set ?
+				     (long long) c.sched_last : 0LL, i);
 		}
 	}
 	sb_assoc_tree_destroy(c.tree);

@@ -119,6 +119,12 @@ static void _usage(FILE *f)
 "                        reads S off the log); default: a thread that\n"
 "                        passes bf_interval after its last pass when\n"
 "                        something changed, else at the first change\n"
+"  --main-last=S         slurm: a live slurmctld's background thread, whose\n"
+"                        periodic pass (every sched_interval) last ran S\n"
+"                        seconds after time 0 (negative: before it): its\n"
+"                        passes fall on S plus multiples of sched_interval\n"
+"                        (bench/trace reads S off the log); default: on\n"
+"                        multiples of sched_interval from time 0\n"
 "  --predict=WHAT        what the scheduler believes of a run time: limit\n"
 "                        (default: the requested time), user2 (the mean of\n"
 "                        the user's last two runs, capped by the limit:\n"
@@ -167,7 +173,7 @@ enum {
 	O_PROCS = 256, O_NODES, O_POLICY, O_PRIORITYF, O_BASE, O_CPN, O_SCHED, O_PRIO, O_FS, O_SET, O_TREE, O_PREDICT,
 	O_CORRECT,
 	O_SJBF, O_NO_SJBF, O_KILL, O_NO_KILL, O_DROP, O_JOBS, O_USERS, O_BF_LAST,
-	O_SELECT, O_BF_CLOCK,
+	O_SELECT, O_BF_CLOCK, O_MAIN_LAST,
 	O_JSON, O_CHART, O_SWF_OUT, O_SKIP_BAD, O_FORMAT,
 };
 
@@ -193,6 +199,7 @@ static const struct option _opts[] = {
 	{ "no-kill", no_argument, NULL, O_NO_KILL },
 	{ "drop-first", required_argument, NULL, O_DROP },
 	{ "bf-last", required_argument, NULL, O_BF_LAST },
+	{ "main-last", required_argument, NULL, O_MAIN_LAST },
 	{ "jobs", no_argument, NULL, O_JOBS },
 	{ "users", no_argument, NULL, O_USERS },
 	{ "json", no_argument, NULL, O_JSON },
@@ -558,20 +565,31 @@ static int _options(int argc, char **argv, sbr_conf_t *c, _global_t *g,
 			c->drop_first = d;
 			break;
 		}
-		case O_BF_LAST: {
+		case O_BF_LAST:
+		case O_MAIN_LAST: {
 			bool neg = optarg[0] == '-';
+			bool bf = o == O_BF_LAST;
 
 			/* digits as every number (decimal.h), and a sign;
 			 * a year either way: seconds, not a mistyped date */
 			if (sb_decimal_in(optarg + neg, 0, 31536000, &x) < 0)
-				return sbucket_usage_error(CMD, "--bf-last",
+				return sbucket_usage_error(CMD, bf ?
+							   "--bf-last" :
+							   "--main-last",
 							   optarg,
 							   "is not a whole "
 							   "number of seconds "
 							   "within a year of "
 							   "time 0");
-			c->rc.bf_last_set = true;
-			c->rc.bf_last = neg ? -(int64_t) x : (int64_t) x;
+			if (bf) {
+				c->rc.bf_last_set = true;
+				c->rc.bf_last = neg ? -(int64_t) x :
+						      (int64_t) x;
+			} else {
+				c->rc.sched_last_set = true;
+				c->rc.sched_last = neg ? -(int64_t) x :
+							 (int64_t) x;
+			}
 			break;
 		}
 		case O_JOBS:
@@ -1083,8 +1101,11 @@ int sbucket_replay_main(int argc, char **argv)
 		if (c->sjbf && c->sched != SB_REPLAY_EASY)
 			return sbucket_usage_error(CMD, "--sjbf", NULL,
 						   "goes with --scheduler=easy");
-		if (c->bf_last_set && c->sched != SB_REPLAY_SLURM)
-			return sbucket_usage_error(CMD, "--bf-last", NULL,
+		if ((c->bf_last_set || c->sched_last_set) &&
+		    c->sched != SB_REPLAY_SLURM)
+			return sbucket_usage_error(CMD, c->bf_last_set ?
+						   "--bf-last" :
+						   "--main-last", NULL,
 						   "goes with --scheduler=slurm");
 		if (c->prio == SB_REPLAY_MULTIFACTOR &&
 		    !g.weights_set[0] && !g.weights_set[i] &&
