@@ -33,30 +33,31 @@
  * decision (select_decide.h, issue #46) under c->policy: a start in
  * RUN_NOW on the bucket set of the nodes as they are, a "when could it
  * start" (EASY's head, a backfill test) in WILL_RUN on a plan of the
- * running jobs' believed ends (will_run.h), a reservation a hold on the
- * nodes that decision chose. A replay and the plugin cannot disagree on
- * where a job goes. The unit planner is still kept (its free count is a
- * quick "cannot fit" before a decision is asked). EASY and SLURM only:
- * conservative's compression moves single reservations, which a WILL_RUN
- * plan keeps as windows of nodes.
+ * running jobs' believed ends (will_run.h). A replay and the plugin
+ * cannot disagree on where a job goes. With c->select
+ * SB_REPLAY_SELECT_LINEAR (SLURM only) they are select/linear's
+ * instead (linear_pick.h): RUN_NOW picks among the idle nodes, its
+ * will-run adds the running jobs' nodes in order of believed end until
+ * the pick finds the job's count (its start is that end). The unit
+ * planner is still kept (its free count is a quick "cannot fit" before
+ * a decision is asked). EASY and SLURM only: conservative's compression
+ * moves single reservations, which a WILL_RUN plan keeps as windows of
+ * nodes. EASY's reservation is a hold on the nodes WILL_RUN chose.
  *
- * select/linear. With c->select SB_REPLAY_SELECT_LINEAR (whole nodes,
- * SLURM only) the nodes are placed as select/linear places them
- * (linear_pick.h), and the backfill pass is backfill.c's own: a map of
- * node bitmaps over time (records from now, rounded down to
- * bf_resolution on slurmctld's clock, see bf_clock, to the end of
- * bf_window) that each reservation takes its nodes out of, from its
- * start to its end, both rounded down to bf_resolution (at least one
- * bf_resolution long); each job tested gets the nodes no record
- * between its start and its end (start + limit, that second included)
- * holds out, and select/linear's will-run on them (its running jobs'
- * believed ends, in order of end, each one's nodes added until
- * linear_pick finds the job's count: its start is that end); when the
- * answer lies after the end of the first record in its way whose
- * successor frees nodes, or its nodes overlap a reservation once
- * rounded, the test is made again from there (backfill.c's TRY_LATER).
- * Running jobs are not in the map (bf_running_job_reserve off): only
- * the will-run sees them.
+ * SLURM's backfill on whole nodes is backfill.c's own: a map of node
+ * bitmaps over time (records from now, rounded down to bf_resolution on
+ * slurmctld's clock, see bf_clock, to the end of bf_window) that each
+ * reservation takes its nodes out of, from its start to its end, both
+ * rounded down to bf_resolution (at least one bf_resolution long). A
+ * job tested gets the nodes no record between its start and its end
+ * (start + limit, that second included) holds out, and the select
+ * plugin's will-run on those nodes alone (select/bucket's WILL_RUN with
+ * them as its allowed nodes, or select/linear's): neither sees the
+ * reservations, only that their nodes are gone. When the answer lies
+ * after the end of the first record in its way whose successor frees
+ * nodes, or its nodes overlap a reservation once rounded, the test is
+ * made again from there (backfill.c's TRY_LATER). Running jobs are not
+ * in the map (bf_running_job_reserve off): only the will-run sees them.
  *
  * Schedulers (all in priority order: the queue's order, see below):
  *   EASY          the jobs at the head of the queue start while they fit;
@@ -290,7 +291,7 @@ typedef struct {
 	/* whole nodes: select/bucket (policy and base_cons read) or
 	 * select/linear (SLURM only; neither read) */
 	sb_replay_select_t select;
-	/* SB_REPLAY_SELECT_LINEAR: slurmctld's clock at time 0, modulo
+	/* whole nodes, SLURM: slurmctld's clock at time 0, modulo
 	 * bf_resolution (any value; the wall clock's seconds since the
 	 * epoch will do): backfill.c rounds its map's times down to
 	 * multiples of bf_resolution on that clock, not on the log's */

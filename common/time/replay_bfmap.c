@@ -230,8 +230,8 @@ static int _test(struct sb_replay *r, _map_t *m, sb_will_run_t *plan,
 		if (sb_bitmap_count(avail) < (size_t) r->jobs[j].size)
 			w = 1;
 		else if ((w = plan ?
-			  sb__replay_nodes_when_on(r, plan, avail, j, &start,
-						   &nodes) :
+			  sb__replay_nodes_when(r, plan, avail, j, &start,
+						&nodes) :
 			  sb__replay_linear_when(r, avail, j, &start,
 						 &nodes)) < 0)
 			goto out;

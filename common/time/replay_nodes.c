@@ -88,10 +88,10 @@ void sb__replay_nodes_fini(struct sb_replay *r)
 }
 
 /* The question of waiting job @j now, in @mode (on @plan in WILL_RUN),
- * for its believed run plus @longer seconds. */
+ * for its believed run, on the nodes @allowed (NULL: all). */
 static int _decide(struct sb_replay *r, size_t j, sb_select_mode_t mode,
 		   const sb_will_run_t *plan, const sb_bitmap_t *allowed,
-		   int64_t longer, sb_select_verdict_t *v)
+		   sb_select_verdict_t *v)
 {
 	const sb_replay_job_t *jb = &r->jobs[j];
 	sb_request_t req;
@@ -100,7 +100,7 @@ static int _decide(struct sb_replay *r, size_t j, sb_select_mode_t mode,
 
 	sb_request_init(&req);
 	req.exclusive = true;
-	req.time_limit = sb_time_add(r->st[j].est, longer);
+	req.time_limit = r->st[j].est;
 	if (!sb_request_add_chunk(&req, (uint32_t) jb->size))
 		goto out;
 	sb_select_facts_init(&f);
@@ -134,13 +134,13 @@ out:
 /* Ask @mode for @j; OURS: 1 with its nodes (and start), else 0. */
 static int _ask(struct sb_replay *r, size_t j, sb_select_mode_t mode,
 		const sb_will_run_t *plan, const sb_bitmap_t *allowed,
-		int64_t longer, int64_t *start, sb_bitmap_t **nodes)
+		int64_t *start, sb_bitmap_t **nodes)
 {
 	sb_select_verdict_t v;
 	int rc = -1;
 
 	*nodes = NULL;
-	if (_decide(r, j, mode, plan, allowed, longer, &v) < 0)
+	if (_decide(r, j, mode, plan, allowed, &v) < 0)
 		goto out;
 	rc = 0;
 	if (v.action == SB_SELECT_OURS) {
@@ -178,7 +178,7 @@ int sb__replay_nodes_now(struct sb_replay *r, size_t j, sb_bitmap_t **nodes)
 {
 	if (r->c.select == SB_REPLAY_SELECT_LINEAR)
 		return _linear_pick(r, r->idle, j, nodes);
-	return _ask(r, j, SB_SELECT_RUN_NOW, NULL, NULL, 0, NULL, nodes);
+	return _ask(r, j, SB_SELECT_RUN_NOW, NULL, NULL, NULL, nodes);
 }
 
 /* qsort has no context: the replay of the one sort. */
@@ -253,20 +253,10 @@ sb_will_run_t *sb__replay_nodes_plan(struct sb_replay *r)
 }
 
 int sb__replay_nodes_when(struct sb_replay *r, const sb_will_run_t *plan,
-			  size_t j, int64_t longer, int64_t *start,
+			  const sb_bitmap_t *avail, size_t j, int64_t *start,
 			  sb_bitmap_t **nodes)
 {
-	int rc = _ask(r, j, SB_SELECT_WILL_RUN, plan, NULL, longer, start,
-		      nodes);
-
-	return rc < 0 ? -1 : !rc;
-}
-
-int sb__replay_nodes_when_on(struct sb_replay *r, const sb_will_run_t *plan,
-			     const sb_bitmap_t *avail, size_t j,
-			     int64_t *start, sb_bitmap_t **nodes)
-{
-	int rc = _ask(r, j, SB_SELECT_WILL_RUN, plan, avail, 0, start, nodes);
+	int rc = _ask(r, j, SB_SELECT_WILL_RUN, plan, avail, start, nodes);
 
 	return rc < 0 ? -1 : !rc;
 }

@@ -179,20 +179,22 @@ int sb__replay_prio_pass(struct sb_replay *r, bool *moved);
 size_t sb__replay_queue_pos(const struct sb_replay *r, size_t j);
 
 /* replay_nodes.c: whole nodes (replay.h). init checks the nodes and
- * makes the set (EINVAL, ENOMEM); now: select/bucket's RUN_NOW for
- * waiting job @j, 1 with its nodes, 0 not now; plan: WILL_RUN's plan of
- * the running jobs' beliefs (NULL, errno); when: WILL_RUN on @plan, 0
- * with the start and nodes, 1 never; hold: the nodes unusable over
- * [start, end) in @plan; take / release: running job @j's nodes
- * allocated / idle again; belief: its nodes' believed end after a
- * correction; check: the nodes against the running jobs (EFAULT). */
+ * makes the set (EINVAL, ENOMEM); now: RUN_NOW for waiting job @j
+ * (select/bucket's, or select/linear's pick of the idle nodes), 1 with
+ * its nodes, 0 not now; plan: select/bucket's WILL_RUN plan of the
+ * running jobs' beliefs (NULL, errno); when: select/bucket's WILL_RUN on
+ * @plan, on the nodes @avail alone (NULL: all), 0 with the start and
+ * nodes, 1 never; hold: the nodes unusable over [start, end) in @plan;
+ * take / release: running job @j's nodes allocated / idle again;
+ * belief: its nodes' believed end after a correction; check: the nodes
+ * against the running jobs (EFAULT). */
 int sb__replay_nodes_init(struct sb_replay *r);
 void sb__replay_nodes_fini(struct sb_replay *r);
 int sb__replay_nodes_now(struct sb_replay *r, size_t j,
 			 sb_bitmap_t **nodes);
 sb_will_run_t *sb__replay_nodes_plan(struct sb_replay *r);
 int sb__replay_nodes_when(struct sb_replay *r, const sb_will_run_t *plan,
-			  size_t j, int64_t longer, int64_t *start,
+			  const sb_bitmap_t *avail, size_t j, int64_t *start,
 			  sb_bitmap_t **nodes);
 int sb__replay_nodes_hold(sb_will_run_t *plan, const sb_bitmap_t *nodes,
 			  int64_t start, int64_t end);
@@ -202,13 +204,6 @@ int sb__replay_nodes_release(struct sb_replay *r, size_t j);
 void sb__replay_nodes_belief(struct sb_replay *r, size_t j);
 int sb__replay_nodes_check(const struct sb_replay *r);
 
-/* replay_nodes.c: select/bucket's WILL_RUN on @plan for waiting job @j,
- * on the nodes @avail alone (backfill.c's map, replay_bfmap.c): as
- * sb__replay_nodes_when(). */
-int sb__replay_nodes_when_on(struct sb_replay *r, const sb_will_run_t *plan,
-			     const sb_bitmap_t *avail, size_t j,
-			     int64_t *start, sb_bitmap_t **nodes);
-
 /* replay_nodes.c, select/linear: its will-run for waiting job @j on the
  * nodes @avail (the running jobs' believed ends in order, their nodes
  * added until linear_pick finds the job's count): 0 with the start (now,
@@ -217,7 +212,7 @@ int sb__replay_nodes_when_on(struct sb_replay *r, const sb_will_run_t *plan,
 int sb__replay_linear_when(struct sb_replay *r, const sb_bitmap_t *avail,
 			   size_t j, int64_t *start, sb_bitmap_t **nodes);
 
-/* replay_bfmap.c: SLURM's backfill pass under select/linear (replay.h)
+/* replay_bfmap.c: SLURM's backfill pass on whole nodes (replay.h),
  * over the first @nc jobs of the queue. 0 or -1. */
 int sb__replay_backfill_map(struct sb_replay *r, size_t nc);
 

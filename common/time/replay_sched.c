@@ -96,7 +96,7 @@ static int _easy_nodes(struct sb_replay *r, bool full, size_t i, int64_t fr)
 
 	if (!plan)
 		return -1;
-	if ((w = sb__replay_nodes_when(r, plan, head, 0, &at, &nodes)) < 0)
+	if ((w = sb__replay_nodes_when(r, plan, NULL, head, &at, &nodes)) < 0)
 		goto out;
 	if (!w && sb__replay_nodes_hold(plan, nodes, at,
 					sb_time_add(at, r->st[head].est)) < 0)
@@ -115,7 +115,7 @@ static int _easy_nodes(struct sb_replay *r, bool full, size_t i, int64_t fr)
 
 		if (r->jobs[j].size > fr)
 			continue;
-		if ((w = sb__replay_nodes_when(r, plan, j, 0, &at, &nodes)) < 0)
+		if ((w = sb__replay_nodes_when(r, plan, NULL, j, &at, &nodes)) < 0)
 			goto out;
 		if (w || at != r->now) {
 			sb_bitmap_free(nodes);
@@ -331,61 +331,6 @@ static int _main(struct sb_replay *r)
 	return 0;
 }
 
-/*
- * Slurm's backfill on whole nodes, over the first @nc jobs of the queue:
- * each asks WILL_RUN on a plan of the running jobs and of this pass's
- * holds; "now" starts it on WILL_RUN's nodes, a start within bf_window
- * is held on them (its end rounded down to bf_resolution, at least 1 s),
- * a later one is not held.
- */
-static int _backfill_nodes(struct sb_replay *r, size_t nc)
-{
-	int64_t res = r->c.bf_resolution;
-	int64_t wend = sb_time_add(r->now, r->c.bf_window);
-	sb_will_run_t *plan = sb__replay_nodes_plan(r);
-	sb_bitmap_t *nodes = NULL;
-	bool ahead = false;
-	size_t i;
-	int rc = -1, w;
-
-	if (!plan)
-		return -1;
-	memcpy(r->scratch, r->queue, nc * sizeof(*r->scratch));
-	for (i = 0; i < nc; i++) {
-		size_t j = r->scratch[i];
-		int64_t at, end;
-
-		/* one second more: backfill.c's test of a start takes the
-		 * reservations that begin at the job's end too */
-		if ((w = sb__replay_nodes_when(r, plan, j, 1, &at, &nodes)) < 0)
-			goto out;
-		if (!w && at == r->now) {
-			if (_start_planned(r, plan, j, ahead, nodes) < 0) {
-				nodes = NULL;
-				goto out;
-			}
-			nodes = NULL;
-			continue;
-		}
-		ahead = true;
-		if (!w && at <= wend) {
-			end = sb_time_add(at, r->st[j].est) / res * res;
-			if (end <= at)
-				end = at + 1;
-			if (sb__replay_nodes_hold(plan, nodes, at, end) < 0)
-				goto out;
-		}
-		sb_bitmap_free(nodes);
-		nodes = NULL;
-	}
-	rc = 0;
-out:
-	sb_bitmap_free(nodes);
-	sb_will_run_destroy(plan);
-	sb__replay_compact(r);
-	return rc;
-}
-
 int sb__replay_backfill(struct sb_replay *r)
 {
 	int64_t res = r->c.bf_resolution;
@@ -398,8 +343,7 @@ int sb__replay_backfill(struct sb_replay *r)
 		nc = r->c.bf_max_job_test;
 	r->in_bf = true;	/* its starts are late (sb__rjob_t) */
 	if (r->c.nodes) {
-		rc = r->c.select == SB_REPLAY_SELECT_LINEAR ?
-		     sb__replay_backfill_map(r, nc) : _backfill_nodes(r, nc);
+		rc = sb__replay_backfill_map(r, nc);
 		r->in_bf = false;
 		return rc;
 	}
@@ -409,7 +353,9 @@ int sb__replay_backfill(struct sb_replay *r)
 		sb__rjob_t *s = &r->st[j];
 		int64_t sz = r->jobs[j].size, at, end;
 
-		/* one second more, as on whole nodes (_backfill_nodes) */
+		/* one second more: backfill.c tests a start against the
+		 * reservations that begin the second the job would end too
+		 * (on whole nodes the map's own test, replay_bfmap.c) */
 		if (sb_planner_earliest(r->plan, r->now, sb_time_add(s->est, 1),
 					sz, &at) < 0)
 			goto out;

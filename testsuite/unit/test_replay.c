@@ -1215,15 +1215,18 @@ START_TEST(test_nodes_random)
 		c.nodes = nodes;
 		c.nnodes = nn;
 		c.policy = &pol;
-		/* select/linear under Slurm's schedulers: its map rounds
-		 * reservations' starts down too, so only at a resolution
-		 * of 1 s are its starts those of units */
-		if (c.sched == SB_REPLAY_SLURM && sb_test_rng_below(&rng, 2)) {
-			c.select = SB_REPLAY_SELECT_LINEAR;
-			c.policy = NULL;
+		/* Slurm's backfill on whole nodes is backfill.c's map,
+		 * which rounds reservations' starts down too: only at a
+		 * resolution of 1 s are its starts those of units; half
+		 * these cases are select/linear's */
+		if (c.sched == SB_REPLAY_SLURM) {
 			c.bf_clock = sb_test_rng_range(&rng, 0, 100);
 			if (c.bf_resolution > 1)
 				whole = false;
+			if (sb_test_rng_below(&rng, 2)) {
+				c.select = SB_REPLAY_SELECT_LINEAR;
+				c.policy = NULL;
+			}
 		}
 		_run_checked(&c, jobs, n, got, cs);
 		for (i = 0; whole && i < n; i++)

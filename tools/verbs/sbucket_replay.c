@@ -75,13 +75,12 @@ static void _usage(FILE *f)
 "  --select=bucket|linear\n"
 "                        with --nodes: whose choice places the nodes:\n"
 "                        select/bucket's decision (default), or\n"
-"                        select/linear alone (--scheduler=slurm; its\n"
-"                        best fit over runs of consecutive nodes, and\n"
-"                        backfill.c's map of reserved nodes)\n"
-"  --bf-clock=S          with --select=linear: slurmctld's clock at the\n"
-"                        trace's time 0, in seconds (the epoch's will do;\n"
-"                        default 0): backfill rounds its reservations\n"
-"                        down to bf_resolution on that clock\n"
+"                        select/linear alone (--scheduler=slurm: its best\n"
+"                        fit over runs of consecutive nodes)\n"
+"  --bf-clock=S          with --nodes: slurmctld's clock at the trace's\n"
+"                        time 0, in seconds (the epoch's will do; default\n"
+"                        0): backfill's map of reserved nodes rounds its\n"
+"                        times down to bf_resolution on that clock\n"
 "  --scheduler=S         easy (default: one reservation, for the head of\n"
 "                        the queue), conservative (one for every waiting\n"
 "                        job), or slurm (Slurm's main scheduler at a job's\n"
@@ -1071,10 +1070,10 @@ int sbucket_replay_main(int argc, char **argv)
 							   "--policy, "
 							   "--priorityf or "
 							   "--base");
-		} else if (conf[i].bf_clock_set) {
-			return sbucket_usage_error(CMD, "--bf-clock", NULL,
-						   "goes with --select=linear");
 		}
+		if (conf[i].bf_clock_set && !conf[i].nodes_file)
+			return sbucket_usage_error(CMD, "--bf-clock", NULL,
+						   "goes with --nodes");
 		if (conf[i].nodes_file && !conf[i].policy &&
 		    c->select != SB_REPLAY_SELECT_LINEAR)
 			conf[i].policy = DEF_POLICY;
