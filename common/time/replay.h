@@ -263,6 +263,13 @@ typedef struct {
 	 * sched_interval */
 	bool sched_last_set;
 	int64_t sched_last;
+	/* MULTIFACTOR, prio_last_set: the priority plugin's decay thread
+	 * last ran prio_last seconds from time 0 (negative: before it):
+	 * its passes fall on prio_last + k calc_period, as a live daemon's
+	 * thread counts them from the plugin's start; else on multiples
+	 * of calc_period */
+	bool prio_last_set;
+	int64_t prio_last;
 	/* priorities */
 	sb_replay_prio_t prio;
 	/* MULTIFACTOR: the association tree (borrowed; its usage is the

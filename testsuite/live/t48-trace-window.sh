@@ -119,6 +119,10 @@ last=$(python3 "$SB_TOP_SRCDIR/bench/trace/bf-last.py" \
 sl=$(python3 "$SB_TOP_SRCDIR/bench/trace/main-last.py" \
 	"$SB_DIR/log/slurmctld.log" "$TR_T0")
 [ -n "$sl" ] && args="$args --main-last=$sl"
+# and its priority plugin's decay thread (bench/trace/prio-last.py)
+pl=$(python3 "$SB_TOP_SRCDIR/bench/trace/prio-last.py" \
+	"$SB_DIR/log/slurmctld.log" "$TR_T0" "$TR_CALC_PERIOD")
+[ -n "$pl" ] && args="$args --prio-last=$pl"
 sb_say "sbucket replay $args"
 # shellcheck disable=SC2086
 "$SBUCKET" replay $args --json "$TR_CUT/window.swf" >"$SB_DIR/replay.json" \

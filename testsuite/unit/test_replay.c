@@ -736,7 +736,9 @@ static void _oracle(_or_t *o, sb_replay_out_t *out)
 		     (idle && arrivals && o->tick_at <= t))) {
 			if (_o_tick(o, t))
 				rebuild = changed = true;
-			o->tick_at = (t / c->calc_period + 1) *
+			o->tick_at = t - _o_mod(t - (c->prio_last_set ?
+						     c->prio_last : 0),
+						c->calc_period) +
 				c->calc_period;
 		}
 		/* arrivals, in order */
@@ -902,6 +904,11 @@ static void _random_case(sb_test_rng_t *rng, unsigned long cs,
 	if (sched == SB_REPLAY_SLURM && sb_test_rng_below(rng, 2)) {
 		c.sched_last_set = true;
 		c.sched_last = (int64_t) sb_test_rng_range(rng, 0, 200) - 100;
+	}
+	/* and a decay thread on its own phase */
+	if (sb_test_rng_below(rng, 2)) {
+		c.prio_last_set = true;
+		c.prio_last = (int64_t) sb_test_rng_range(rng, 0, 200) - 100;
 	}
 	memset(&o, 0, sizeof(o));
 	if (multifactor) {

@@ -124,6 +124,12 @@ static void _usage(FILE *f)
 "                        passes fall on S plus multiples of sched_interval\n"
 "                        (bench/trace reads S off the log); default: on\n"
 "                        multiples of sched_interval from time 0\n"
+"  --prio-last=S         multifactor: a live slurmctld's decay thread (its\n"
+"                        priority plugin's), which last ran S seconds\n"
+"                        after time 0 (negative: before it): its passes\n"
+"                        fall on S plus multiples of PriorityCalcPeriod\n"
+"                        (bench/trace reads S off the log); default: on\n"
+"                        multiples of it from time 0\n"
 "  --predict=WHAT        what the scheduler believes of a run time: limit\n"
 "                        (default: the requested time), user2 (the mean of\n"
 "                        the user's last two runs, capped by the limit:\n"
@@ -172,7 +178,7 @@ enum {
 	O_PROCS = 256, O_NODES, O_POLICY, O_PRIORITYF, O_BASE, O_CPN, O_SCHED, O_PRIO, O_FS, O_SET, O_TREE, O_PREDICT,
 	O_CORRECT,
 	O_SJBF, O_NO_SJBF, O_KILL, O_NO_KILL, O_DROP, O_JOBS, O_USERS, O_BF_LAST,
-	O_SELECT, O_BF_CLOCK, O_MAIN_LAST,
+	O_SELECT, O_BF_CLOCK, O_MAIN_LAST, O_PRIO_LAST,
 	O_JSON, O_CHART, O_SWF_OUT, O_SKIP_BAD, O_FORMAT,
 };
 
@@ -199,6 +205,7 @@ static const struct option _opts[] = {
 	{ "drop-first", required_argument, NULL, O_DROP },
 	{ "bf-last", required_argument, NULL, O_BF_LAST },
 	{ "main-last", required_argument, NULL, O_MAIN_LAST },
+	{ "prio-last", required_argument, NULL, O_PRIO_LAST },
 	{ "jobs", no_argument, NULL, O_JOBS },
 	{ "users", no_argument, NULL, O_USERS },
 	{ "json", no_argument, NULL, O_JSON },
@@ -565,29 +572,30 @@ static int _options(int argc, char **argv, sbr_conf_t *c, _global_t *g,
 			break;
 		}
 		case O_BF_LAST:
-		case O_MAIN_LAST: {
+		case O_MAIN_LAST:
+		case O_PRIO_LAST: {
 			bool neg = optarg[0] == '-';
-			bool bf = o == O_BF_LAST;
+			int64_t v;
 
 			/* digits as every number (decimal.h), and a sign;
 			 * a year either way: seconds, not a mistyped date */
 			if (sb_decimal_in(optarg + neg, 0, 31536000, &x) < 0)
-				return sbucket_usage_error(CMD, bf ?
-							   "--bf-last" :
-							   "--main-last",
+				return sbucket_usage_error(CMD, _opt_name(o),
 							   optarg,
 							   "is not a whole "
 							   "number of seconds "
 							   "within a year of "
 							   "time 0");
-			if (bf) {
+			v = neg ? -(int64_t) x : (int64_t) x;
+			if (o == O_BF_LAST) {
 				c->rc.bf_last_set = true;
-				c->rc.bf_last = neg ? -(int64_t) x :
-						      (int64_t) x;
-			} else {
+				c->rc.bf_last = v;
+			} else if (o == O_MAIN_LAST) {
 				c->rc.sched_last_set = true;
-				c->rc.sched_last = neg ? -(int64_t) x :
-							 (int64_t) x;
+				c->rc.sched_last = v;
+			} else {
+				c->rc.prio_last_set = true;
+				c->rc.prio_last = v;
 			}
 			break;
 		}
@@ -1100,6 +1108,10 @@ int sbucket_replay_main(int argc, char **argv)
 		if (c->sjbf && c->sched != SB_REPLAY_EASY)
 			return sbucket_usage_error(CMD, "--sjbf", NULL,
 						   "goes with --scheduler=easy");
+		if (c->prio_last_set && c->prio != SB_REPLAY_MULTIFACTOR)
+			return sbucket_usage_error(CMD, "--prio-last", NULL,
+						   "goes with "
+						   "--priority=multifactor");
 		if ((c->bf_last_set || c->sched_last_set) &&
 		    c->sched != SB_REPLAY_SLURM)
 			return sbucket_usage_error(CMD, c->bf_last_set ?
