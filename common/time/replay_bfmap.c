@@ -1,26 +1,27 @@
 /*
- * replay_bfmap.c - Slurm's backfill pass over select/linear, on
- * backfill.c's own map of node bitmaps over time (replay.h,
- * "select/linear").
+ * replay_bfmap.c - Slurm's backfill pass on whole nodes, on backfill.c's
+ * own map of node bitmaps over time (replay.h, "SLURM's backfill on
+ * whole nodes"), under select/bucket or select/linear.
  *
  * Copyright (C) 2026 The slurm-buckets authors.
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Why a map and not the replay's planner of holds: select/linear's
- * will-run knows nothing of backfill's reservations, so backfill.c
- * hands it only the nodes no reservation holds anywhere in the job's
- * window, whatever the hour; the nodes a reservation will use are
- * unusable to a job that overlaps it in time at all, even where a node
- * is free before it. A count of units, or a plan of holds that lets a
- * job use a held node up to the hold, starts jobs Slurm does not (the
- * first disagreement of SDSC-SP2's window under select/linear, in
- * bench/RESULTS.md, was one).
+ * Why a map and not a plan of holds: the select plugin's will-run knows
+ * nothing of backfill's reservations, so backfill.c hands it only the
+ * nodes no reservation holds anywhere in the job's window, whatever the
+ * hour; the nodes a reservation will use are unusable to a job that
+ * overlaps it in time at all, even where a node is free before it. A
+ * count of units, or a plan of holds that lets a job use a held node up
+ * to the hold, starts jobs Slurm does not (the first disagreement of
+ * SDSC-SP2's window under select/linear, in bench/RESULTS.md, was one).
  *
  * The map is a list of records [begin, end) covering the window, each
  * with the nodes still free over it, in time order, as backfill.c keeps
  * it: a reservation splits the records at its rounded start and end and
  * takes its nodes out of those between. Records of no length stay, as
- * there; they change no answer.
+ * there; they change no answer. select/bucket's WILL_RUN reads a plan of
+ * the running jobs (and of this pass's starts); select/linear's
+ * will-run reads the running jobs themselves.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -64,8 +65,8 @@ static void _map_fini(_map_t *m)
 	free(m->rec);
 }
 
-/* Split record @k at @t (begin < t... any t within it): [begin, t) stays
- * at @k, [t, end) with a copy of its nodes follows it. 0 or -1. */
+/* Split record @k at @t (within it): [begin, t) stays at @k, [t, end)
+ * with a copy of its nodes follows it. 0 or -1. */
 static int _split(_map_t *m, size_t k, int64_t t)
 {
 	sb_bitmap_t *b;
