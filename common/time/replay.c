@@ -624,17 +624,6 @@ static int64_t _next_time(const struct sb_replay *r)
 	return t;
 }
 
-/* The priority pass after @t: on multiples of calc_period, or from
- * prio_last (sb_replay_conf_t). */
-static int64_t _tick_after(const struct sb_replay *r, int64_t t)
-{
-	int64_t cp = r->c.calc_period;
-	int64_t o = r->c.prio_last_set ? r->c.prio_last : 0;
-	int64_t d = t - o;
-
-	return o + (d / cp - (d % cp < 0) + 1) * cp;
-}
-
 static int _step(struct sb_replay *r)
 {
 	bool hole = false, rebuild = false, full = false, moved = false;
@@ -682,7 +671,11 @@ static int _step(struct sb_replay *r)
 		if (r->tick_at < 0 || r->tick_at <= t) {
 			if (sb__replay_prio_pass(r, &moved) < 0)
 				return -1;
-			r->tick_at = _tick_after(r, t);
+			/* on multiples of calc_period, or from
+			 * prio_last */
+			r->tick_at = sb__replay_grid_after(t,
+				r->c.prio_last_set ? r->c.prio_last : 0,
+				r->c.calc_period);
 		}
 		if (moved) {
 			full = true;

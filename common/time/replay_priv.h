@@ -111,6 +111,17 @@ struct sb_replay {
 	size_t capseries;
 };
 
+/* The first second after @t on the grid @phase + k @period (@period >
+ * 0): where a daemon thread that runs every @period passes next
+ * (replay.h: bf_last, sched_last, prio_last). O(1). */
+static inline int64_t sb__replay_grid_after(int64_t t, int64_t phase,
+					    int64_t period)
+{
+	int64_t d = t - phase;
+
+	return phase + (d / period - (d % period < 0) + 1) * period;
+}
+
 /* Is waiting job @a before @b in the queue? */
 static inline bool sb__replay_before(const struct sb_replay *r, size_t a,
 				     size_t b)

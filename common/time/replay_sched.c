@@ -413,9 +413,7 @@ static int64_t _si_phase(const struct sb_replay *r)
 
 int64_t sb__replay_periodic_after(const struct sb_replay *r, int64_t t)
 {
-	int64_t si = r->c.sched_interval, o = _si_phase(r);
-
-	return o + (_floor_div(t - o, si) + 1) * si;
+	return sb__replay_grid_after(t, _si_phase(r), r->c.sched_interval);
 }
 
 /*
@@ -452,14 +450,6 @@ static void _bg_until(struct sb_replay *r, int64_t t)
 	}
 }
 
-/* The first second after @t on the backfill thread's grid (--bf-last). */
-static int64_t _bf_next(const struct sb_replay *r, int64_t t)
-{
-	int64_t iv = r->c.bf_interval;
-
-	return t + iv - _floor_mod(t - r->c.bf_last, iv);
-}
-
 /*
  * A live slurmctld's backfill thread (replay.h, bf_last_set): a pass at
  * every second of its grid while jobs wait, whatever changed. The grid
@@ -475,7 +465,8 @@ static int _bf_grid(struct sb_replay *r)
 	    sb__replay_backfill(r) < 0)
 		return -1;
 	if (r->nq)
-		r->bf_at = _bf_next(r, t);
+		r->bf_at = sb__replay_grid_after(t, r->c.bf_last,
+						  r->c.bf_interval);
 	return 0;
 }
 
@@ -528,7 +519,6 @@ int sb__replay_slurm(struct sb_replay *r, bool ended, bool changed)
 		main = true;
 		r->bg_last = t;
 		r->bg_ask = false;
-		r->bg_at = -1;
 	} else if (r->narrived || ended || r->bg_ask) {
 		main = _bg_request(r);
 	}
@@ -570,7 +560,8 @@ int sb__replay_slurm_late(struct sb_replay *r)
 		return -1;
 	r->bf_change = true;
 	if (r->c.bf_last_set)
-		r->bf_at = r->nq ? _bf_next(r, t) : -1;
+		r->bf_at = r->nq ? sb__replay_grid_after(t, r->c.bf_last,
+							  r->c.bf_interval) : -1;
 	else if (r->bf_last == t)
 		r->bf_at = sb_time_add(t, r->c.bf_interval);
 	else if (t >= sb_time_add(r->bf_last, r->c.bf_interval))

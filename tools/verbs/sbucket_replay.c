@@ -1057,38 +1057,29 @@ int sbucket_replay_main(int argc, char **argv)
 						   "or slurm (conservative "
 						   "runs on --procs)");
 		if (c->select == SB_REPLAY_SELECT_LINEAR) {
-			const char *o = !conf[i].nodes_file ? "--nodes" :
-					c->sched != SB_REPLAY_SLURM ?
-					"--scheduler" : conf[i].policy ?
-					"--policy" : conf[i].priorityf ?
-					"--priorityf" : conf[i].base_set ?
-					"--base" : NULL;
+			const char *why = !conf[i].nodes_file ?
+					  "goes with --nodes" :
+					  c->sched != SB_REPLAY_SLURM ?
+					  "goes with --scheduler=slurm" :
+					  conf[i].policy || conf[i].priorityf ||
+					  conf[i].base_set ?
+					  "does not take select/bucket's "
+					  "--policy, --priorityf or --base" :
+					  NULL;
 
-			if (o)
+			if (why)
 				return sbucket_usage_error(CMD, "--select",
-							   "linear", !strcmp(o,
-							   "--nodes") ?
-							   "goes with --nodes" :
-							   !strcmp(o,
-							   "--scheduler") ?
-							   "goes with "
-							   "--scheduler=slurm" :
-							   "does not take "
-							   "select/bucket's "
-							   "--policy, "
-							   "--priorityf or "
-							   "--base");
+							   "linear", why);
 		}
 		if (conf[i].bf_clock_set && !conf[i].nodes_file)
 			return sbucket_usage_error(CMD, "--bf-clock", NULL,
 						   "goes with --nodes");
-		if (conf[i].nodes_file && !conf[i].policy &&
-		    c->select != SB_REPLAY_SELECT_LINEAR)
-			conf[i].policy = DEF_POLICY;
 		if (conf[i].nodes_file &&
 		    c->select != SB_REPLAY_SELECT_LINEAR) {
 			sb_policy_t pol = { 0 };
 
+			if (!conf[i].policy)
+				conf[i].policy = DEF_POLICY;
 			if (sbucket_policy_option(CMD, conf[i].policy,
 						  conf[i].priorityf, &pol) < 0)
 				return SBUCKET_EXIT_USAGE;
