@@ -19,10 +19,10 @@
 #   - every job was submitted within 1 s of its time, started and ended
 #     (sacct);
 #   - at least AGREE percent (80) of the starts agree with the replay's
-#     (bench/trace/replay-args of the cluster's slurm.conf: its
-#     scheduler and priority values, its nodes placed by select/bucket's
-#     own decision; the phase of its backfill passes read off its log by
-#     bench/trace/bf-last.py) within bf_interval (BF, 10 s), as
+#     (bench/trace/live-args: the cluster's slurm.conf's scheduler and
+#     priority values, its nodes placed by select/bucket's own decision,
+#     the phases of its daemon's threads read off its log, its tree)
+#     within bf_interval (BF, 10 s), as
 #     bench/trace/compare.py counts them.
 # The figures are printed as '#' lines. At K=1800 the window's 30 jobs
 # (a user's chain of five 8-node jobs among single-node jobs of eleven
@@ -110,19 +110,9 @@ _hist_in_sacct() {
 }
 sb_check "sacct lists the $hist jobs of the history as completed before the window" \
 	sb_wait_for 30 _hist_in_sacct
-args=$(tr_replay_args)
-# and where the cluster's backfill passes fell (bench/trace/bf-last.py)
-last=$(python3 "$SB_TOP_SRCDIR/bench/trace/bf-last.py" \
-	"$SB_DIR/log/slurmctld.log" "$SB_DIR/real.tsv" "$TR_CUT/window.swf" "$BF")
-[ -n "$last" ] && args="$args --bf-last=$last"
-# and its background thread's periodic passes (bench/trace/main-last.py)
-sl=$(python3 "$SB_TOP_SRCDIR/bench/trace/main-last.py" \
-	"$SB_DIR/log/slurmctld.log" "$TR_T0")
-[ -n "$sl" ] && args="$args --main-last=$sl"
-# and its priority plugin's decay thread (bench/trace/prio-last.py)
-pl=$(python3 "$SB_TOP_SRCDIR/bench/trace/prio-last.py" \
-	"$SB_DIR/log/slurmctld.log" "$TR_T0" "$TR_CALC_PERIOD")
-[ -n "$pl" ] && args="$args --prio-last=$pl"
+# the cluster's options, and where its daemon's threads ran
+# (bench/trace/live-args)
+args=$(tr_replay_args) || sb_die "bench/trace/live-args failed"
 sb_say "sbucket replay $args"
 # shellcheck disable=SC2086
 "$SBUCKET" replay $args --json "$TR_CUT/window.swf" >"$SB_DIR/replay.json" \
